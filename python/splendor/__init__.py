@@ -1,0 +1,1 @@
+"""splendor: fast, exact engines and a strong AI for the Splendor family."""

@@ -1,0 +1,42 @@
+"""Exceptions raised by both engines (``splendor`` and ``splendor.reference``).
+
+Every error a user can provoke is a :class:`SplendorError`; the ones about a bad
+value are also :class:`ValueError`. When one is raised, the state it was raised
+from is left exactly as it was.
+"""
+
+from __future__ import annotations
+
+
+class SplendorError(Exception):
+    """Base class of every error raised by splendor."""
+
+
+class IllegalActionError(SplendorError, ValueError):
+    """A well-formed action that the rules do not allow in this state."""
+
+
+class InvalidActionError(SplendorError, ValueError):
+    """Action text that does not parse, an id out of range, or a wrong type."""
+
+
+class InvalidStateError(SplendorError, ValueError):
+    """A corrupt, tampered or inconsistent JSON state."""
+
+
+class ConfigError(SplendorError, ValueError):
+    """A bad variant name, player count or option."""
+
+
+class CardDataError(SplendorError, ValueError):
+    """A malformed card, noble, royal or location file."""
+
+
+__all__ = [
+    "CardDataError",
+    "ConfigError",
+    "IllegalActionError",
+    "InvalidActionError",
+    "InvalidStateError",
+    "SplendorError",
+]

@@ -1,0 +1,300 @@
+//! The one contract every variant implements.
+//!
+//! Search, bots, the arena, the conformance tests, the CLI and the Python
+//! bindings are written once against [`Game`]. A turn is a sequence of small
+//! decisions by one player (main action, then payment / token returns /
+//! noble-location-royal choices as the variant needs), so every real choice of
+//! the rules is an [`Action`] picked from a short legal list.
+
+use crate::rng::SplitMix64;
+use std::fmt;
+
+/// A seat index, `0..num_players`.
+pub type Player = u8;
+
+/// Most players any variant seats.
+pub const MAX_PLAYERS: usize = 4;
+
+/// Capacity of an [`ActionList`]: larger than any variant's legal list.
+pub const MAX_LEGAL_ACTIONS: usize = 512;
+
+/// An action: a stable integer id in `0..G::NUM_ACTIONS`.
+///
+/// Ids and their text form are part of the public format (saved games, RL
+/// code); each variant documents its table in `docs/`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Action(pub u16);
+
+impl Action {
+    /// The id as an index.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A fixed-capacity list of legal actions, filled without allocation, in
+/// ascending id order.
+#[derive(Clone)]
+pub struct ActionList {
+    len: usize,
+    items: [Action; MAX_LEGAL_ACTIONS],
+}
+
+impl Default for ActionList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ActionList {
+    /// An empty list.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            len: 0,
+            items: [Action(0); MAX_LEGAL_ACTIONS],
+        }
+    }
+    /// Empties the list.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    /// Appends an action (ids must be pushed in ascending order).
+    #[inline]
+    pub fn push(&mut self, a: Action) {
+        debug_assert!(self.len < MAX_LEGAL_ACTIONS);
+        debug_assert!(self.len == 0 || self.items[self.len - 1] < a);
+        self.items[self.len] = a;
+        self.len += 1;
+    }
+    /// Number of actions.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// True when no action is listed.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// The actions as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[Action] {
+        &self.items[..self.len]
+    }
+    /// Whether `a` is listed (binary search: the list is sorted).
+    #[inline]
+    pub fn contains(&self, a: Action) -> bool {
+        self.as_slice().binary_search(&a).is_ok()
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// Normal end on points (base: 15 and the round finished; Duel: 20 points).
+    Points,
+    /// Duel: 10 crowns.
+    Crowns,
+    /// Duel: 10 points in one colour.
+    Colour,
+    /// Marvel: the Infinity Gauntlet conditions met and the round finished.
+    Gauntlet,
+    /// Every player passed for a full round; scored as a normal end.
+    Stalled,
+    /// The turn cap was reached; nobody wins.
+    Truncated,
+}
+
+impl EndReason {
+    /// The lower-case name used in JSON, Python and tables.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Points => "points",
+            EndReason::Crowns => "crowns",
+            EndReason::Colour => "colour",
+            EndReason::Gauntlet => "gauntlet",
+            EndReason::Stalled => "stalled",
+            EndReason::Truncated => "truncated",
+        }
+    }
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// Bit `p` set when player `p` is among the winners (several = shared win;
+    /// none = truncated).
+    pub winners: u8,
+    /// Why the game ended.
+    pub reason: EndReason,
+    /// Number of players, so that `returns` needs no state.
+    pub num_players: u8,
+}
+
+impl Outcome {
+    /// True when the turn cap ended the game.
+    pub fn truncated(&self) -> bool {
+        self.reason == EndReason::Truncated
+    }
+    /// True when the game ended because every player had to pass.
+    pub fn stalled(&self) -> bool {
+        self.reason == EndReason::Stalled
+    }
+    /// Whether `p` won (alone or shared).
+    pub fn is_winner(&self, p: Player) -> bool {
+        self.winners & (1 << p) != 0
+    }
+    /// The winners, ascending.
+    pub fn winner_list(&self) -> Vec<Player> {
+        (0..self.num_players).filter(|&p| self.is_winner(p)).collect()
+    }
+    /// Returns per player: `1/k` to each of `k` winners, 0 to everyone else
+    /// (all zeros when truncated). Rewards in `[0, 1]` suit UCT directly.
+    pub fn returns(&self) -> [f32; MAX_PLAYERS] {
+        let k = self.winners.count_ones();
+        let mut r = [0.0; MAX_PLAYERS];
+        if k > 0 {
+            for (p, slot) in r.iter_mut().enumerate().take(self.num_players as usize) {
+                if self.is_winner(p as Player) {
+                    *slot = 1.0 / k as f32;
+                }
+            }
+        }
+        r
+    }
+}
+
+/// Everything that can go wrong with input from outside the engine. Each maps
+/// to one exception class in `python/splendor/errors.py`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// A well-formed action that the rules do not allow now (`IllegalActionError`).
+    IllegalAction(String),
+    /// Text that does not parse, or an id out of range (`InvalidActionError`).
+    InvalidAction(String),
+    /// A corrupt, tampered or inconsistent JSON state (`InvalidStateError`).
+    InvalidState(String),
+    /// A bad player count, variant name or option (`ConfigError`).
+    Config(String),
+    /// A malformed card/noble/location file (`CardDataError`).
+    CardData(String),
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::IllegalAction(m)
+            | GameError::InvalidAction(m)
+            | GameError::InvalidState(m)
+            | GameError::Config(m)
+            | GameError::CardData(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// Options shared by every variant's `new`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Number of players (Duel: always 2).
+    pub num_players: u8,
+    /// Seed of the SplitMix64 stream that deals the game.
+    pub seed: u64,
+    /// Rounds after which the game ends as truncated (default 100).
+    pub turn_cap: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            num_players: 2,
+            seed: 0,
+            turn_cap: 100,
+        }
+    }
+}
+
+/// The contract every variant implements.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// The variant's name: `"base"`, `"duel"` or `"marvel"`.
+    const VARIANT: &'static str;
+    /// Size of the fixed action space; ids are `0..NUM_ACTIONS`.
+    const NUM_ACTIONS: usize;
+    /// Length of `observation`'s output.
+    const OBSERVATION_SIZE: usize;
+
+    /// Deals a new game from `config` (validated: bad player counts are errors).
+    fn new_game(config: &Config) -> Result<Self, GameError>;
+    /// Number of seats.
+    fn num_players(&self) -> usize;
+    /// The player to decide, or `None` when the game is over.
+    fn current_player(&self) -> Option<Player>;
+    /// True when the game is over.
+    fn is_terminal(&self) -> bool {
+        self.current_player().is_none()
+    }
+    /// Fills `out` with the legal actions in ascending id order (empty when
+    /// terminal). Never allocates.
+    fn legal_actions(&self, out: &mut ActionList);
+    /// Applies a legal action; on error the state is unchanged.
+    fn apply(&mut self, a: Action) -> Result<(), GameError> {
+        if a.index() >= Self::NUM_ACTIONS {
+            return Err(GameError::InvalidAction(format!(
+                "action id {} is out of range 0..{}",
+                a.0,
+                Self::NUM_ACTIONS
+            )));
+        }
+        if self.is_terminal() {
+            return Err(GameError::IllegalAction(format!(
+                "the game is over; `{}` cannot be played",
+                Self::action_text(a)
+            )));
+        }
+        let mut legal = ActionList::new();
+        self.legal_actions(&mut legal);
+        if !legal.contains(a) {
+            return Err(GameError::IllegalAction(format!(
+                "`{}` is not legal now",
+                Self::action_text(a)
+            )));
+        }
+        self.apply_unchecked(a);
+        Ok(())
+    }
+    /// Applies an action known to be legal (search hot path). Behaviour on an
+    /// illegal action is unspecified but must not be undefined.
+    fn apply_unchecked(&mut self, a: Action);
+    /// The result once terminal.
+    fn outcome(&self) -> Option<Outcome>;
+    /// Current score of each player (prestige / Infinity points).
+    fn scores(&self) -> [i32; MAX_PLAYERS];
+    /// A full state consistent with what `observer` can see: everything
+    /// hidden from them (deck order, bag, opponents' blind reserves) is
+    /// resampled; the result must not depend on the hidden values themselves.
+    fn determinize(&self, observer: Player, rng: &mut SplitMix64) -> Self;
+    /// Heuristic value of the position for `player` in `[0, 1]` (a win is 1):
+    /// used by the search at a rollout cut-off and by the greedy bot.
+    fn heuristic(&self, player: Player) -> f32;
+
+    /// Text form of an action id (state-independent, parseable by `parse_action`).
+    fn action_text(a: Action) -> String;
+    /// Parses the text form of an action (`InvalidAction` on failure).
+    fn parse_action(text: &str) -> Result<Action, GameError>;
+
+    /// Writes `player`'s observation into `out` (length `OBSERVATION_SIZE`);
+    /// reads nothing hidden from `player`.
+    fn observation(&self, player: Player, out: &mut [f32]);
+    /// The full state as JSON (`viewer = None`) or `viewer`'s view with hidden
+    /// information redacted. Compact, keys sorted: byte-identical to the
+    /// reference engine.
+    fn to_json(&self, viewer: Option<Player>) -> String;
+    /// Loads and validates a full-state JSON.
+    fn from_json(text: &str) -> Result<Self, GameError>;
+    /// A readable multi-line picture of the board.
+    fn render(&self) -> String;
+}

@@ -1,0 +1,20 @@
+//! # splendor
+//!
+//! Exact, fast engines for the Splendor family (Splendor for 2–4 players,
+//! Splendor Duel, Splendor: Marvel) over bit-packed, fixed-size `Copy` states,
+//! with seeded deterministic setup, hidden-information views and
+//! determinization, and an information-set MCTS generic over [`game::Game`].
+//!
+//! The Python bindings live in `src/python/` behind the `python` feature; the
+//! engine itself never names PyO3.
+
+pub mod game;
+pub mod rng;
+pub mod search;
+pub mod variants;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use game::{Action, ActionList, Config, EndReason, Game, GameError, Outcome, Player};
+pub use rng::SplitMix64;

@@ -1,0 +1,1 @@
+//! PyO3 bindings: the only module that names pyo3.

@@ -1,0 +1,1 @@
+//! Search and bots, generic over [`crate::game::Game`].

@@ -1,0 +1,1 @@
+//! The game variants, each implementing [`crate::game::Game`].
