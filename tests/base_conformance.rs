@@ -11,7 +11,7 @@ use splendor::variants::base::state::{setup_bank, BaseState, Phase};
 /// in debug builds so that `cargo test` stays quick.
 fn games() -> u64 {
     if cfg!(debug_assertions) {
-        150
+        50
     } else {
         2_000
     }
