@@ -6,7 +6,9 @@ test the reference engine's own modules.
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from collections import Counter
 from types import ModuleType
 from typing import Any
@@ -16,7 +18,10 @@ import pytest
 import splendor.reference as ref
 from engines import ENGINES
 from splendor.errors import (
+    ConfigError,
+    IllegalActionError,
     InvalidActionError,
+    InvalidStateError,
 )
 from splendor.reference import base_actions, base_data
 from splendor.reference.rng import SplitMix64
@@ -309,3 +314,288 @@ def test_random_playout_is_reproducible() -> None:
 
 GOLDEN_PLAYOUT_0 = 95
 GOLDEN_SCORES_0 = [15, 8]
+
+
+# ------------------------------------------------------------------- bad input
+
+
+def midgame(engine: ModuleType) -> Any:
+    """A 3-player position with cards, reserves (one blind) and tokens spread around."""
+    state = engine.new_game("base", players=3, seed=3)
+    for text in ("take wug", "reserve deck 2", "take urk", "take wgk", "reserve 1.1"):
+        state.apply(text)
+    rng = SplitMix64(77)
+    while json.loads(state.to_json())["turn"] < 24:
+        legal = state.legal_action_ids()
+        state.apply(legal[rng.below(len(legal))])
+    return state
+
+
+@ENGINE_PARAMS
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        ({"variant": "chess"}, "variant"),
+        ({"players": 1}, "players"),
+        ({"players": 5}, "players"),
+        ({"players": "2"}, "players"),
+        ({"turn_cap": 0}, "turn_cap"),
+        ({"seed": -1}, "seed"),
+    ],
+)
+def test_bad_config(engine: ModuleType, args: dict[str, Any], match: str) -> None:
+    variant = args.pop("variant", "base")
+    with pytest.raises(ConfigError, match=match):
+        engine.new_game(variant, **args)
+
+
+@ENGINE_PARAMS
+@pytest.mark.parametrize(
+    ("action", "error", "match"),
+    [
+        ("take ww", IllegalActionError, "take ww"),  # white pile holds 3 after a take
+        ("buy 3.1", IllegalActionError, "buy 3.1"),
+        ("return w", IllegalActionError, "return w"),
+        ("noble 1", IllegalActionError, "noble 1"),
+        ("pay", IllegalActionError, "pay"),
+        ("pass", IllegalActionError, "pass"),
+        (328, IllegalActionError, "pass"),
+        ("teke wug", InvalidActionError, "teke"),
+        (-1, InvalidActionError, "-1"),
+        (329, InvalidActionError, "329"),
+        (1.5, InvalidActionError, "float"),
+        (None, InvalidActionError, "NoneType"),
+        ([0], InvalidActionError, "list"),
+    ],
+)
+def test_bad_actions_leave_the_state_alone(
+    engine: ModuleType, action: object, error: type[Exception], match: str
+) -> None:
+    state = engine.new_game("base", seed=4)
+    state.apply("take wug")
+    before = state.to_json()
+    with pytest.raises(error, match=match):
+        state.apply(action)
+    with pytest.raises(error):
+        state.child(action)
+    assert state.to_json() == before
+
+
+def test_bool_is_not_an_action_id() -> None:
+    with pytest.raises(InvalidActionError, match="bool"):
+        ref.new_game("base").apply(True)
+
+
+@ENGINE_PARAMS
+def test_no_action_after_the_end(engine: ModuleType) -> None:
+    state = engine.new_game("base", seed=8, turn_cap=1)
+    state.apply("take wug")
+    state.apply("take wug")
+    assert state.is_terminal() and state.outcome().truncated
+    before = state.to_json()
+    with pytest.raises(IllegalActionError, match="over"):
+        state.apply("take wug")
+    assert state.to_json() == before
+
+
+def _move_noble_to_player(o: dict[str, Any]) -> None:
+    o["players"][0]["nobles"].append(o["nobles"].pop())
+
+
+def _extra_reserve(o: dict[str, Any]) -> None:
+    for _ in range(4 - len(o["players"][2]["reserved"])):
+        card = o["decks"][0].pop()
+        o["players"][2]["reserved"].append({"card": card, "hidden": False, "level": 1})
+    o["deck_sizes"][0] = len(o["decks"][0])
+
+
+def _set(path: str, value: Any) -> Any:
+    def edit(root: dict[str, Any]) -> None:
+        *head, last = path.split(".")
+        node: Any = root
+        for part in head:
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        if isinstance(node, list):
+            node[int(last)] = value
+        else:
+            node[last] = value
+
+    return edit
+
+
+TAMPERING: dict[str, tuple[Any, str]] = {
+    "bank_plus_one": (lambda o: o["bank"].__setitem__(0, o["bank"][0] + 1), "token"),
+    "gold_moved_away": (lambda o: o["bank"].__setitem__(5, o["bank"][5] - 1), "token"),
+    "negative_tokens": (_set("players.1.tokens.2", -1), "token"),
+    "float_count": (_set("bank.0", 1.5), "bank"),
+    "duplicated_card": (lambda o: o["decks"][0].__setitem__(0, o["board"][0][0]), "card"),
+    "unknown_card": (_set("decks.0.0", 90), "card"),
+    "card_in_wrong_deck": (
+        lambda o: (
+            o["decks"][0].append(o["decks"][1].pop()),
+            o["decks"][1].append(o["decks"][0].pop(0)),
+        ),
+        "deck|level",
+    ),
+    "deck_sizes_mismatch": (_set("deck_sizes.0", 0), "deck"),
+    "too_many_reserved": (_extra_reserve, "reserved"),
+    "reserve_level_mismatch": (_set("players.0.reserved.0.level", 3), "level"),
+    "reserve_hidden_not_bool": (_set("players.0.reserved.0.hidden", 1), "hidden"),
+    "unqualified_noble": (_move_noble_to_player, "noble"),
+    "unknown_noble": (_set("nobles.0", 10), "noble"),
+    "impossible_phase": (_set("phase", "dance"), "phase"),
+    "return_phase_at_ten": (_set("phase", "return"), "return|phase"),
+    "noble_phase_without_choice": (_set("phase", "noble"), "noble|phase"),
+    "over_without_end": (lambda o: o.update(phase="over", current=None), "over|end"),
+    "pay_without_pending": (_set("phase", "pay"), "pending|pay"),
+    "pending_in_main": (_set("pending", 45), "pending"),
+    "current_mismatch": (lambda o: o.update(current=(o["current"] + 1) % 3), "current"),
+    "turn_negative": (_set("turn", -1), "turn"),
+    "turn_cap_zero": (_set("turn_cap", 0), "turn_cap"),
+    "passes_out_of_range": (_set("passes", 9), "passes"),
+    "wrong_version": (_set("version", 2), "version"),
+    "wrong_player_count": (_set("num_players", 5), "num_players|player"),
+    "missing_key": (lambda o: o.pop("bank"), "bank"),
+}
+
+
+@ENGINE_PARAMS
+@pytest.mark.parametrize("name", list(TAMPERING))
+def test_tampered_json_is_rejected(engine: ModuleType, name: str) -> None:
+    state = midgame(engine)
+    obj = json.loads(state.to_json())
+    assert obj["phase"] == "main" and obj["players"][0]["reserved"]
+    edit, match = TAMPERING[name]
+    edit(obj)
+    with pytest.raises(InvalidStateError, match=f"(?i){match}"):
+        engine.from_json(dump(obj))
+
+
+@ENGINE_PARAMS
+@pytest.mark.parametrize("text", ["", "{", "[]", "null", "17", '{"variant": "chess"}'])
+def test_corrupt_json_is_rejected(engine: ModuleType, text: str) -> None:
+    with pytest.raises(InvalidStateError):
+        engine.from_json(text)
+
+
+@ENGINE_PARAMS
+def test_a_view_cannot_be_loaded(engine: ModuleType) -> None:
+    state = midgame(engine)
+    for seat in range(3):
+        with pytest.raises(InvalidStateError, match="view"):
+            engine.from_json(state.to_json(seat))
+    with pytest.raises(InvalidStateError, match="view"):
+        engine.from_json(state.to_json().replace('"viewer":null', '"viewer":0'))
+
+
+# ----------------------------------------------------------- hidden information
+
+
+def twin_positions(engine: ModuleType) -> tuple[Any, Any]:
+    """Two positions that differ only in what seat 0 cannot see.
+
+    Seat 1 holds a blind level-2 reserve; seat 0 a blind level-3 one (its own).
+    The twin swaps seat 1's hidden card with a deck card and reverses every deck.
+    """
+    state = engine.new_game("base", seed=21)
+    for text in ("take wug", "reserve deck 2", "reserve deck 3", "take urk"):
+        state.apply(text)
+    obj = json.loads(state.to_json())
+    hidden = obj["players"][1]["reserved"][0]
+    assert hidden["hidden"] and hidden["level"] == 2
+    hidden["card"], obj["decks"][1][5] = obj["decks"][1][5], hidden["card"]
+    for deck in obj["decks"]:
+        deck.reverse()
+    return state, engine.from_json(dump(obj))
+
+
+@ENGINE_PARAMS
+def test_hidden_cards_do_not_leak(engine: ModuleType) -> None:
+    a, b = twin_positions(engine)
+    assert a.to_json() != b.to_json()
+    np.testing.assert_array_equal(a.observation(0), b.observation(0))
+    assert a.to_json(0) == b.to_json(0)
+    for seed in (0, 1, 2**64 - 1):
+        assert a.determinize(0, seed=seed).to_json() == b.determinize(0, seed=seed).to_json()
+    # The owner of the hidden card does see it: the test could fail.
+    assert not np.array_equal(a.observation(1), b.observation(1))
+    assert a.to_json(1) != b.to_json(1)
+
+
+@ENGINE_PARAMS
+def test_determinize_keeps_the_view(engine: ModuleType) -> None:
+    state = midgame(engine)
+    for seat in range(3):
+        seen = set()
+        for seed in range(5):
+            d = state.determinize(seat, seed=seed)
+            assert d.to_json(seat) == state.to_json(seat)
+            assert engine.from_json(d.to_json()).to_json() == d.to_json()
+            assert d.to_json() == state.determinize(seat, seed=seed).to_json()
+            seen.add(d.to_json())
+        assert len(seen) > 1
+
+
+def test_determinize_follows_the_contract_order() -> None:
+    state = ref.new_game("base", seed=21)
+    for text in ("take wug", "reserve deck 2", "reserve deck 3", "take urk"):
+        state.apply(text)
+    obj = json.loads(state.to_json())
+    rng = SplitMix64(99)
+    expected = []
+    for level in range(3):
+        opp = [r for r in obj["players"][1]["reserved"] if r["hidden"] and r["level"] == level + 1]
+        pool = sorted([r["card"] for r in opp] + obj["decks"][level])
+        rng.shuffle(pool)
+        expected.append((pool[: len(opp)], pool[len(opp) :]))
+    d = json.loads(state.determinize(0, seed=99).to_json())
+    assert d["players"][1]["reserved"][0]["card"] == expected[1][0][0]
+    assert d["decks"] == [e[1] for e in expected]
+    assert d["players"][0]["reserved"] == obj["players"][0]["reserved"]
+
+
+# ------------------------------------------------------------- python surface
+
+
+@ENGINE_PARAMS
+def test_observation_layout(engine: ModuleType) -> None:
+    a, _ = twin_positions(engine)
+    obj = json.loads(a.to_json())
+    o0, o1 = a.observation(0), a.observation(1)
+    assert o0.shape == (432,) and o0.dtype == np.float32
+    assert list(o0[:6]) == obj["bank"]
+    players = 6 + 144 + 3 + 30
+    assert list(o0[players : players + 6]) == obj["players"][0]["tokens"]
+    assert list(o1[players : players + 6]) == obj["players"][1]["tokens"]
+    assert list(o0[players + 56 : players + 62]) == obj["players"][1]["tokens"]
+    reserve = players + 14
+    assert list(o0[reserve : reserve + 3]) == [1, 1, 3]  # own blind reserve: known
+    assert list(o0[reserve + 56 : reserve + 56 + 3]) == [1, 0, 2]  # opponent's: level only
+    assert not o0[reserve + 56 + 3 : reserve + 56 + 14].any()
+    assert list(o0[-3:]) == [1, 0, 0]
+    assert not o0[players + 2 * 56 : players + 4 * 56].any()  # absent seats
+
+
+@ENGINE_PARAMS
+def test_copies_and_equality(engine: ModuleType) -> None:
+    state = midgame(engine)
+    for other in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), state.clone()):
+        assert other == state and other.to_json() == state.to_json()
+    child = state.child(state.legal_actions()[0])
+    assert child != state and state.to_json() != child.to_json()
+    clone = state.clone()
+    clone.apply(clone.legal_actions()[-1])
+    assert clone != state
+    assert "turn" in repr(state) and len(str(state).splitlines()) > 5
+
+
+@ENGINE_PARAMS
+def test_bad_observer(engine: ModuleType) -> None:
+    state = engine.new_game("base")
+    for seat in (-1, 2):
+        with pytest.raises(ValueError):
+            state.observation(seat)
+        with pytest.raises(ValueError):
+            state.to_json(seat)
+        with pytest.raises(ValueError):
+            state.determinize(seat, seed=0)

@@ -115,7 +115,7 @@ def _dict(value: object, where: str, keys: set[str]) -> dict[str, Any]:
 
 
 def _card(value: object, where: str) -> int:
-    return _int(value, where, 0, len(CARDS) - 1)
+    return _int(value, f"card id in {where}", 0, len(CARDS) - 1)
 
 
 def _load_players(obj: dict[str, Any], n: int) -> list[PlayerState]:
