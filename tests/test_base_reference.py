@@ -454,6 +454,8 @@ TAMPERING: dict[str, tuple[Any, str]] = {
     "turn_cap_zero": (_set("turn_cap", 0), "turn_cap"),
     "passes_out_of_range": (_set("passes", 9), "passes"),
     "wrong_version": (_set("version", 2), "version"),
+    "float_version": (_set("version", 1.0), "version"),
+    "unknown_key": (_set("colour", "red"), "key"),
     "wrong_player_count": (_set("num_players", 5), "num_players|player"),
     "missing_key": (lambda o: o.pop("bank"), "bank"),
 }
@@ -472,7 +474,9 @@ def test_tampered_json_is_rejected(engine: ModuleType, name: str) -> None:
 
 
 @ENGINE_PARAMS
-@pytest.mark.parametrize("text", ["", "{", "[]", "null", "17", '{"variant": "chess"}'])
+@pytest.mark.parametrize(
+    "text", ["", "{", "[]", "null", "17", '{"variant": "chess"}', "[" * 100000]
+)
 def test_corrupt_json_is_rejected(engine: ModuleType, text: str) -> None:
     with pytest.raises(InvalidStateError):
         engine.from_json(text)
