@@ -609,3 +609,24 @@ def test_bad_observer(engine: ModuleType) -> None:
             state.to_json(seat)
         with pytest.raises(ValueError):
             state.determinize(seat, seed=0)
+
+
+def test_affordability_matches_the_payment_list() -> None:
+    from splendor.reference.base_state import can_afford, payments
+
+    checked = 0
+    for seed in range(6):
+        state = ref.new_game("base", players=2, seed=seed)
+        rng = SplitMix64(seed)
+        while not state.is_terminal():
+            me = state.mover()
+            for a in range(45, 60):
+                card = state.buy_target(a)
+                if card is not None:
+                    ways = payments(me, card)
+                    assert can_afford(me, me.bonuses(), card) == bool(ways)
+                    assert ways == sorted(ways) and len(set(ways)) == len(ways)
+                    checked += 1
+            legal = state.legal_action_ids()
+            state.apply(legal[rng.below(len(legal))])
+    assert checked > 1000
