@@ -70,7 +70,8 @@ def stalled() -> None:
         "README ruling 8: every player passes in one round -> over, stalled, scored as usual",
         p.done(),
         [
-            {"legal": ["pass"], "apply": "pass", "expect": {"passes": 1, "current": 1}},
+            {"legal": ["pass"]},
+            {"apply": "pass", "expect": {"passes": 1, "current": 1}},
             {"legal": ["pass"]},
             {
                 "apply": "pass",
