@@ -393,6 +393,15 @@ def test_wrong_action_types_are_named(action: object, match: str) -> None:
 
 
 @ENGINE_PARAMS
+def test_numpy_ids_are_accepted(engine: ModuleType) -> None:
+    state = engine.new_game("base", seed=2)
+    best = np.int64(np.argmax(state.legal_action_mask()))
+    assert int(state.action_from_id(best)) == int(best)
+    state.apply(best)
+    assert json.loads(state.to_json())["turn"] == 1
+
+
+@ENGINE_PARAMS
 def test_no_action_after_the_end(engine: ModuleType) -> None:
     state = engine.new_game("base", seed=8, turn_cap=1)
     state.apply("take wug")
