@@ -607,7 +607,7 @@ def test_copies_and_equality(engine: ModuleType) -> None:
     clone = state.clone()
     clone.apply(clone.legal_actions()[-1])
     assert clone != state
-    assert "turn" in repr(state) and len(str(state).splitlines()) > 5
+    assert "BaseState" in repr(state) and len(str(state).splitlines()) > 5
 
 
 @ENGINE_PARAMS
@@ -663,8 +663,12 @@ def test_recorded_playouts_replay(engine: ModuleType, game: dict[str, Any]) -> N
     assert state.to_json() == game["final"]
     assert list(state.outcome().winners) == game["winners"]
     assert state.outcome().reason == game["reason"]
-    fresh = engine.new_game(
+
+
+@pytest.mark.parametrize("game", TRACES, ids=[f"{g['players']}p-seed{g['seed']}" for g in TRACES])
+def test_random_playout_plays_the_recorded_game(game: dict[str, Any]) -> None:
+    state = ref.new_game(
         "base", players=game["players"], seed=game["seed"], turn_cap=game["turn_cap"]
     )
-    assert engine.random_playout(fresh, game["playout_seed"]) == len(game["actions"])
-    assert fresh.to_json() == game["final"]
+    assert ref.random_playout(state, game["playout_seed"]) == len(game["actions"])
+    assert state.to_json() == game["final"]
