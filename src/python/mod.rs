@@ -14,7 +14,7 @@ use crate::game::{Config, Game};
 use action::{PyAction, PyOutcome, VariantInfo};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
-use state::Seed;
+use state::{IntArg, Seed};
 
 macro_rules! variants {
     ($($py:ident($pyname:literal) = $g:ty;)*) => {
@@ -77,14 +77,14 @@ fn unknown_variant(variant: &str) -> PyErr {
 
 /// Deals a new game of `variant`.
 #[pyfunction]
-#[pyo3(signature = (variant, *, players=2, seed=Seed(0), turn_cap=100))]
+#[pyo3(signature = (variant, *, players=IntArg(2), seed=Seed(0), turn_cap=IntArg(100)))]
 #[pyo3(text_signature = "(variant, *, players=2, seed=0, turn_cap=100)")]
 fn new_game(
     py: Python<'_>,
     variant: &str,
-    players: i64,
+    players: IntArg,
     seed: Seed,
-    turn_cap: i64,
+    turn_cap: IntArg,
 ) -> PyResult<Py<PyAny>> {
     let config = state::config(players, seed, turn_cap)?;
     new_state(py, variant, &config)
@@ -112,18 +112,18 @@ fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 
 /// Plays `n` uniformly random games in Rust with the GIL released.
 #[pyfunction]
-#[pyo3(signature = (variant, n, *, players=2, seed=Seed(0), turn_cap=100))]
+#[pyo3(signature = (variant, n, *, players=IntArg(2), seed=Seed(0), turn_cap=IntArg(100)))]
 #[pyo3(text_signature = "(variant, n, *, players=2, seed=0, turn_cap=100)")]
 fn random_games<'py>(
     py: Python<'py>,
     variant: &str,
-    n: i64,
-    players: i64,
+    n: IntArg,
+    players: IntArg,
     seed: Seed,
-    turn_cap: i64,
+    turn_cap: IntArg,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let n = u64::try_from(n)
-        .map_err(|_| errors::config(format!("n must be a non-negative int, not {n}")))?;
+    let n = u64::try_from(n.0)
+        .map_err(|_| errors::config(format!("n must be a non-negative int, not {}", n.0)))?;
     let config = state::config(players, seed, turn_cap)?;
     let t = run_random_games(py, variant, config, n)?;
     let d = PyDict::new(py);
