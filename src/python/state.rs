@@ -315,7 +315,10 @@ macro_rules! py_state {
             }
 
             #[pyo3(signature = (player=None))]
-            fn to_json(&self, player: Option<$crate::python::state::SeatArg>) -> pyo3::PyResult<String> {
+            fn to_json(
+                &self,
+                player: Option<$crate::python::state::SeatArg>,
+            ) -> pyo3::PyResult<String> {
                 $crate::python::state::to_json(&self.inner, player)
             }
 
