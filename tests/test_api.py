@@ -296,7 +296,8 @@ def test_rust_apply_accepts_numpy_integer_ids() -> None:
 def test_rust_outcome_values() -> None:
     o = splendor.Outcome([1], "points", 2)
     assert o.winners == (1,) and o.returns() == [0.0, 1.0]
-    assert o == pickle.loads(pickle.dumps(o)) and hash(o) == hash(splendor.Outcome([1], "points", 2))
+    assert o == pickle.loads(pickle.dumps(o))
+    assert hash(o) == hash(splendor.Outcome([1], "points", 2))
     assert repr(o) == "Outcome(winners=(1,), reason='points', num_players=2)"
     shared = splendor.Outcome([0, 2], "stalled", 3)
     assert shared.stalled and shared.returns() == [0.5, 0.0, 0.5]

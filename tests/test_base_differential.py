@@ -111,9 +111,10 @@ def test_determinize_agrees(players: int) -> None:
             break
         if step % 10 == 0:
             for p in range(players):
-                assert rust.determinize(p, seed=step).to_json() == ref.determinize(
-                    p, seed=step
-                ).to_json()
+                assert (
+                    rust.determinize(p, seed=step).to_json()
+                    == ref.determinize(p, seed=step).to_json()
+                )
         legal = rust.legal_action_ids()
         a = legal[rng.below(len(legal))]
         rust.apply(a)

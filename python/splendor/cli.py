@@ -121,9 +121,7 @@ def python_loop_rate(
 
 
 def _bench(args: argparse.Namespace) -> int:
-    totals = splendor.random_games(
-        args.variant, args.games, players=args.players, seed=args.seed
-    )
+    totals = splendor.random_games(args.variant, args.games, players=args.players, seed=args.seed)
     elapsed = max(totals["elapsed"], 1e-9)
     rows: list[tuple[str, str]] = [
         ("random games, one Python call", f"{totals['games'] / elapsed:,.0f} games/s"),
