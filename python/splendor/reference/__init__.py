@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from splendor.errors import ConfigError, InvalidStateError
 from splendor.reference.base import BaseState, new_base_game
-from splendor.reference.common import Action, Outcome, load_json
+from splendor.reference.base_json import parse_json
+from splendor.reference.common import Action, Outcome
 from splendor.reference.rng import SplitMix64
 
 VARIANTS = ("base",)
@@ -25,7 +26,7 @@ def new_game(variant: str, *, players: int = 2, seed: int = 0, turn_cap: int = 1
 
 def from_json(text: str) -> BaseState:
     """Load a full-state JSON of any variant, dispatching on its ``"variant"`` field."""
-    variant = load_json(text).get("variant")
+    variant = parse_json(text).get("variant")
     if variant == "base":
         return BaseState.from_json(text)
     raise InvalidStateError(f"unknown variant {variant!r} in state JSON")

@@ -15,7 +15,7 @@ import numpy.typing as npt
 from splendor.errors import ConfigError, IllegalActionError, InvalidActionError
 from splendor.reference import base_actions as A
 from splendor.reference.base_data import LEVEL_IDS, NOBLES, NUM_LEVELS, SLOTS
-from splendor.reference.base_json import from_obj, to_obj
+from splendor.reference.base_json import from_obj, parse_json, to_obj
 from splendor.reference.base_state import (
     GEMS_PER_COLOUR,
     GOLD_TOKENS,
@@ -24,7 +24,7 @@ from splendor.reference.base_state import (
     PlayerState,
 )
 from splendor.reference.base_view import OBSERVATION_SIZE, observation, render
-from splendor.reference.common import Action, Outcome, action_id, dump_json, load_json
+from splendor.reference.common import Action, Outcome, action_id, dump_json
 from splendor.reference.rng import SplitMix64
 
 NUM_ACTIONS = A.NUM_ACTIONS
@@ -81,7 +81,7 @@ class BaseState(BaseCore):
     def from_json(cls, text: str) -> BaseState:
         """Load and validate a full state (InvalidStateError naming the problem)."""
         state = cls.__new__(cls)
-        from_obj(load_json(text), state)
+        from_obj(parse_json(text), state)
         return state
 
     def clone(self) -> BaseState:
