@@ -10,7 +10,6 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-
 import splendor
 from splendor import reference
 from splendor.reference.rng import SplitMix64

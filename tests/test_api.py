@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 import splendor
 from engines import ENGINES
 from splendor.errors import ConfigError, IllegalActionError, InvalidStateError

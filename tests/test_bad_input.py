@@ -8,7 +8,6 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-
 import splendor
 from engines import ENGINES
 from splendor.errors import (

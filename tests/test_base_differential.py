@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 import splendor
 from splendor import reference
 from splendor.reference.rng import SplitMix64

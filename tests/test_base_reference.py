@@ -344,6 +344,7 @@ def midgame(engine: ModuleType) -> Any:
     ],
 )
 def test_bad_config(engine: ModuleType, args: dict[str, Any], match: str) -> None:
+    args = dict(args)  # the parameter dict is shared by every engine
     variant = args.pop("variant", "base")
     with pytest.raises(ConfigError, match=match):
         engine.new_game(variant, **args)

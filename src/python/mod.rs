@@ -14,7 +14,7 @@ use crate::game::{Config, Game};
 use action::{PyAction, PyOutcome, VariantInfo};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
-use state::{IntArg, Seed};
+use state::Seed;
 
 macro_rules! variants {
     ($($py:ident($pyname:literal) = $g:ty;)*) => {
@@ -77,14 +77,14 @@ fn unknown_variant(variant: &str) -> PyErr {
 
 /// Deals a new game of `variant`.
 #[pyfunction]
-#[pyo3(signature = (variant, *, players=IntArg(2), seed=Seed(0), turn_cap=IntArg(100)))]
+#[pyo3(signature = (variant, *, players=None, seed=Seed(0), turn_cap=None))]
 #[pyo3(text_signature = "(variant, *, players=2, seed=0, turn_cap=100)")]
 fn new_game(
     py: Python<'_>,
     variant: &str,
-    players: IntArg,
+    players: Option<&Bound<'_, PyAny>>,
     seed: Seed,
-    turn_cap: IntArg,
+    turn_cap: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let config = state::config(players, seed, turn_cap)?;
     new_state(py, variant, &config)
@@ -112,18 +112,19 @@ fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 
 /// Plays `n` uniformly random games in Rust with the GIL released.
 #[pyfunction]
-#[pyo3(signature = (variant, n, *, players=IntArg(2), seed=Seed(0), turn_cap=IntArg(100)))]
+#[pyo3(signature = (variant, n, *, players=None, seed=Seed(0), turn_cap=None))]
 #[pyo3(text_signature = "(variant, n, *, players=2, seed=0, turn_cap=100)")]
 fn random_games<'py>(
     py: Python<'py>,
     variant: &str,
-    n: IntArg,
-    players: IntArg,
+    n: &Bound<'py, PyAny>,
+    players: Option<&Bound<'_, PyAny>>,
     seed: Seed,
-    turn_cap: IntArg,
+    turn_cap: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let n = u64::try_from(n.0)
-        .map_err(|_| errors::config(format!("n must be a non-negative int, not {}", n.0)))?;
+    let n = state::int_arg(Some(n), "n", 0)?;
+    let n = u64::try_from(n)
+        .map_err(|_| errors::config(format!("n must be a non-negative int, got {n}")))?;
     let config = state::config(players, seed, turn_cap)?;
     let t = run_random_games(py, variant, config, n)?;
     let d = PyDict::new(py);

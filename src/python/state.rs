@@ -62,31 +62,32 @@ impl<'a, 'py> FromPyObject<'a, 'py> for SeatArg {
     }
 }
 
-/// An integer option (`players`, `turn_cap`, `n`): an int, not a bool, else a
-/// `ConfigError` (as the reference engine raises).
-#[derive(Clone, Copy)]
-pub(crate) struct IntArg(pub i64);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for IntArg {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if !obj.is_instance_of::<PyBool>() && obj.is_instance_of::<PyInt>() {
-            // Huge values are rejected by the range checks that follow.
-            return Ok(IntArg(obj.extract::<i64>().unwrap_or(i64::MAX)));
-        }
-        Err(errors::config(format!(
-            "expected an integer, got {}",
-            obj.repr()?
-        )))
+/// Reads an integer option (`players`, `turn_cap`, `n`): an int, not a bool,
+/// else a `ConfigError` naming the option (as the reference engine raises).
+pub(crate) fn int_arg(obj: Option<&Bound<'_, PyAny>>, name: &str, default: i64) -> PyResult<i64> {
+    let Some(obj) = obj else {
+        return Ok(default);
+    };
+    if !obj.is_instance_of::<PyBool>() && obj.is_instance_of::<PyInt>() {
+        // Huge values are rejected by the range checks that follow.
+        return Ok(obj.extract::<i64>().unwrap_or(i64::MAX));
     }
+    Err(errors::config(format!(
+        "{name} must be an integer, got {}",
+        obj.repr()?
+    )))
 }
 
 /// Builds a `Config` from the keyword arguments of `new_game`.
-pub(crate) fn config(players: IntArg, seed: Seed, turn_cap: IntArg) -> PyResult<Config> {
-    let (players, turn_cap) = (players.0, turn_cap.0);
+pub(crate) fn config(
+    players: Option<&Bound<'_, PyAny>>,
+    seed: Seed,
+    turn_cap: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Config> {
+    let players = int_arg(players, "players", 2)?;
+    let turn_cap = int_arg(turn_cap, "turn_cap", 100)?;
     let num_players = u8::try_from(players)
-        .map_err(|_| errors::config(format!("unsupported player count {players}")))?;
+        .map_err(|_| errors::config(format!("players must be 2, 3 or 4, got {players}")))?;
     let turn_cap = u32::try_from(turn_cap)
         .ok()
         .filter(|&c| c > 0)
@@ -201,8 +202,9 @@ pub(crate) fn action_from_id<G: Game>(id: &Bound<'_, PyAny>) -> PyResult<PyActio
 
 pub(crate) fn repr<G: Game>(class: &str, g: &G) -> String {
     format!(
-        "<{class} players={} current_player={} scores={:?}{}>",
+        "<{class} players={} turn={} current_player={} scores={:?}{}>",
         g.num_players(),
+        g.turns(),
         current_player(g),
         scores(g),
         match g.outcome() {
