@@ -14,8 +14,6 @@ from splendor.reference.rng import SplitMix64
 
 VARIANTS = ("base",)
 
-State = BaseState
-
 
 def new_game(variant: str, *, players: int = 2, seed: int = 0, turn_cap: int = 100) -> BaseState:
     """Deal a new game of ``variant`` (ConfigError for an unknown variant or bad option)."""
@@ -51,7 +49,6 @@ __all__ = [
     "Action",
     "BaseState",
     "Outcome",
-    "State",
     "from_json",
     "new_game",
     "random_playout",

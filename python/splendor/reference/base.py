@@ -40,6 +40,13 @@ def _check_int(value: object, name: str, lo: int, hi: int) -> int:
     return value
 
 
+def _as_int(value: object) -> object:
+    """NumPy integers (e.g. from ``argmax`` over a mask) count as int ids; bool does not."""
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
 def _action(a: int) -> Action:
     return Action(VARIANT, a, A.action_text(a))
 
@@ -91,9 +98,10 @@ class BaseState(BaseCore):
 
     def action_from_id(self, i: int) -> Action:
         """The Action of id ``i`` (InvalidActionError when out of range or not an int)."""
-        if isinstance(i, Action) or not isinstance(i, int):
+        value = _as_int(i)
+        if isinstance(value, (Action, bool)) or not isinstance(value, int):
             raise InvalidActionError(f"an action id must be an int, not {type(i).__name__}")
-        a = action_id(i, NUM_ACTIONS)
+        a = action_id(value, NUM_ACTIONS)
         assert a is not None
         return _action(a)
 
@@ -104,7 +112,7 @@ class BaseState(BaseCore):
         return _action(A.parse_action(text))
 
     def _resolve(self, a: Action | int | str) -> int:
-        found = action_id(a, NUM_ACTIONS)
+        found = action_id(_as_int(a), NUM_ACTIONS)
         if found is None:
             assert isinstance(a, str)
             return A.parse_action(a)
