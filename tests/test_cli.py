@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import splendor
 from splendor import cli
+from splendor.reference.rng import SplitMix64
 
 
 def test_demo_plays_a_game_to_the_end(capsys: pytest.CaptureFixture[str]) -> None:
@@ -30,7 +31,7 @@ def test_greedy_bot_beats_random_play() -> None:
     for seed in range(games):
         state = splendor.new_game("base", seed=seed)
         greedy = cli.GreedyPyBot(seed=seed)
-        rng = cli.SplitMix64(seed)
+        rng = SplitMix64(seed)
         seat = seed % 2
         while not state.is_terminal():
             if state.current_player == seat:
