@@ -21,6 +21,7 @@ from splendor._core import (
     from_json,
     new_game,
     random_games,
+    random_playout,
 )
 from splendor.errors import (
     CardDataError,
@@ -53,4 +54,5 @@ __all__ = [
     "from_json",
     "new_game",
     "random_games",
+    "random_playout",
 ]

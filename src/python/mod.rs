@@ -54,6 +54,22 @@ macro_rules! variants {
             )))
         }
 
+        /// Runs `v` on the Rust state inside any variant's state object (a
+        /// `TypeError` for anything else), so binding code written once over
+        /// `G: Game` (playouts, bots, search) serves every variant.
+        pub(crate) fn visit_state<V: StateVisitor>(obj: &Bound<'_, PyAny>, v: V) -> PyResult<V::Output> {
+            $( if let Ok(s) = obj.cast::<$py>() {
+                let mut s = s.try_borrow_mut()?;
+                return Ok(v.visit(&mut s.inner));
+            } )*
+            let _ = v;
+            Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "expected a splendor state ({}), got {}",
+                VARIANTS.join(", "),
+                obj.get_type().name()?
+            )))
+        }
+
         fn run_random_games(py: Python<'_>, variant: &str, config: Config, n: u64) -> PyResult<games::Totals> {
             $( if variant == <$g as Game>::VARIANT {
                 return action::ok(py.detach(|| games::run::<$g>(config, n)));
@@ -66,6 +82,31 @@ macro_rules! variants {
 
 variants! {
     BaseState("BaseState") = crate::variants::base::BaseState;
+}
+
+/// Code to run on the Rust state of any variant: see `visit_state`.
+pub(crate) trait StateVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs on the state (mutably: a visitor that only reads may clone).
+    fn visit<G: Game>(self, state: &mut G) -> Self::Output;
+}
+
+struct RandomPlayout(u64);
+
+impl StateVisitor for RandomPlayout {
+    type Output = usize;
+    fn visit<G: Game>(self, state: &mut G) -> usize {
+        crate::playout::random_playout(state, &mut crate::rng::SplitMix64::new(self.0))
+    }
+}
+
+/// Plays `state` to the end in place with uniformly random legal actions
+/// (`SplitMix64(seed).below(len)` over the ascending legal list, as the
+/// reference engine's `random_playout`); returns the number of decisions.
+#[pyfunction]
+fn random_playout(state: &Bound<'_, PyAny>, seed: Seed) -> PyResult<usize> {
+    visit_state(state, RandomPlayout(seed.0))
 }
 
 fn unknown_variant(variant: &str) -> PyErr {
@@ -150,5 +191,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(new_game, m)?)?;
     m.add_function(wrap_pyfunction!(from_json, m)?)?;
     m.add_function(wrap_pyfunction!(random_games, m)?)?;
+    m.add_function(wrap_pyfunction!(random_playout, m)?)?;
     Ok(())
 }
