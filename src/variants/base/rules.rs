@@ -177,6 +177,39 @@ impl BaseState {
         }
     }
 
+    /// Whether action `id` is legal now, without building the legal list.
+    pub(crate) fn is_legal(&self, id: u16) -> bool {
+        let p = self.seat();
+        match self.phase {
+            Phase::Main => {
+                let mask = self.main_mask();
+                if id == PASS {
+                    mask == 0
+                } else {
+                    id < RETURN && (mask >> id) & 1 != 0
+                }
+            }
+            Phase::Pay => {
+                if !(PAY..PASS).contains(&id) {
+                    return false;
+                }
+                let g = PAYMENTS[(id - PAY) as usize];
+                let t = self.tokens[p];
+                let card = self.buy_target(u16::from(self.pending));
+                let need = cards::cost(card).saturating_sub(self.bonus[p]);
+                let short = need.saturating_sub(t);
+                short.all_le(g) && g.all_le(need) && g.total() <= u32::from(t.get(GOLD))
+            }
+            Phase::Return => {
+                (RETURN..NOBLE).contains(&id) && self.tokens[p].get((id - RETURN) as usize) > 0
+            }
+            Phase::Noble => {
+                (NOBLE..PAY).contains(&id) && (self.qualifying_nobles(p) >> (id - NOBLE)) & 1 != 0
+            }
+            Phase::Over => false,
+        }
+    }
+
     /// Applies an action assumed legal.
     pub(crate) fn apply_action(&mut self, a: Action) {
         let id = a.0;
