@@ -76,7 +76,9 @@ impl ActionList {
     #[inline]
     pub fn push_mask(&mut self, base: u16, mut bits: u64) {
         debug_assert!(
-            self.len == 0 || bits == 0 || self.items[self.len - 1].0 < base + bits.trailing_zeros() as u16
+            self.len == 0
+                || bits == 0
+                || self.items[self.len - 1].0 < base + bits.trailing_zeros() as u16
         );
         let count = bits.count_ones() as usize;
         for slot in &mut self.items[self.len..self.len + count] {
@@ -165,7 +167,9 @@ impl Outcome {
     }
     /// The winners, ascending.
     pub fn winner_list(&self) -> Vec<Player> {
-        (0..self.num_players).filter(|&p| self.is_winner(p)).collect()
+        (0..self.num_players)
+            .filter(|&p| self.is_winner(p))
+            .collect()
     }
     /// Returns per player: `1/k` to each of `k` winners, 0 to everyone else
     /// (all zeros when truncated). Rewards in `[0, 1]` suit UCT directly.
