@@ -76,7 +76,9 @@ impl ActionList {
     #[inline]
     pub fn push_mask(&mut self, base: u16, mut bits: u64) {
         debug_assert!(
-            self.len == 0 || bits == 0 || self.items[self.len - 1].0 < base + bits.trailing_zeros() as u16
+            self.len == 0
+                || bits == 0
+                || self.items[self.len - 1].0 < base + bits.trailing_zeros() as u16
         );
         let count = bits.count_ones() as usize;
         for slot in &mut self.items[self.len..self.len + count] {
