@@ -1,1 +1,2 @@
 //! The game variants, each implementing [`crate::game::Game`].
+pub mod duel;
