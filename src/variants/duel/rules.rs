@@ -46,8 +46,8 @@ impl DuelState {
         if CARD_BONUS[card as usize] == BONUS_WILD && self.real_colours[p] == 0 {
             return false;
         }
-        let short = sat_sub(self.need(p, card), self.tokens[p] & NON_GOLD);
-        lane_sum(short) <= u32::from(lane(self.tokens[p], 6))
+        let power = self.bonus[p] + (self.tokens[p] & NON_GOLD);
+        lane_sum(sat_sub(CARD_COST[card as usize], power)) <= u32::from(lane(self.tokens[p], 6))
     }
 
     /// Whether the gold vector `g` is a valid payment of `card` for `p`.
@@ -91,11 +91,23 @@ impl DuelState {
         if gold != 0 && self.reserved_len[p] < 3 && self.can_reserve_something() {
             push_cells(gold, GOLD, out);
         }
+        // Inlined `can_buy`, branch-free over the 12 slots: max(0, max(0, cost -
+        // bonus) - tokens) equals max(0, cost - (bonus + tokens)), so one
+        // saturating subtraction per card; empty slots and (without a real
+        // colour) jokers look up a cost nobody can pay.
+        let power = self.bonus[p] + (self.tokens[p] & NON_GOLD);
+        let gold = u32::from(lane(self.tokens[p], 6));
+        let table = if self.real_colours[p] == 0 {
+            &COST_NO_JOKER
+        } else {
+            &COST_ANY
+        };
+        let mut buyable = 0u32;
         for (slot, &card) in self.pyramid.iter().enumerate() {
-            if self.can_buy(p, card) {
-                out.push(Action(BUY + slot as u16));
-            }
+            let short = lane_sum(sat_sub(table[card as usize], power));
+            buyable |= u32::from(short <= gold) << slot;
         }
+        push_cells(buyable, BUY, out);
         for i in 0..self.reserved_len[p] as usize {
             if self.can_buy(p, self.reserved[p][i]) {
                 out.push(Action(BUY_RESERVED + i as u16));
@@ -434,6 +446,25 @@ impl DuelState {
 
     fn finish_turn(&mut self) {
         let p = self.current as usize;
+        if has_empty_slot(&self.pyramid) {
+            self.refill_pyramid();
+        }
+        self.turn += 1;
+        let reason = if self.points[p] >= 20 {
+            1
+        } else if self.crowns[p] >= 10 {
+            2
+        } else if any_lane_at_least_10(self.colour_points[p]) {
+            3
+        } else if self.turn >= 2 * self.turn_cap {
+            4
+        } else {
+            0
+        };
+        self.end_of_turn_state(p, reason);
+    }
+
+    fn refill_pyramid(&mut self) {
         for l in 0..3 {
             for slot in SLOT_OFFSET[l]..SLOT_OFFSET[l] + SLOTS[l] {
                 if self.pyramid[slot] == NONE {
@@ -443,18 +474,9 @@ impl DuelState {
                 }
             }
         }
-        self.turn += 1;
-        let reason = if self.points[p] >= 20 {
-            1
-        } else if self.crowns[p] >= 10 {
-            2
-        } else if self.best_colour(p) >= 10 {
-            3
-        } else if self.turn >= 2 * self.turn_cap {
-            4
-        } else {
-            0
-        };
+    }
+
+    fn end_of_turn_state(&mut self, p: usize, reason: u8) {
         self.pending_card = NONE;
         self.pending_buy = NO_BUY;
         self.royals_due = 0;
@@ -474,6 +496,45 @@ impl DuelState {
     }
 }
 
+/// Whether any pyramid slot is empty (`NONE` = 0xFF), by the SWAR zero-byte test
+/// on the complemented bytes.
+#[inline]
+fn has_empty_slot(pyramid: &[u8; NUM_SLOTS]) -> bool {
+    let mut lo = [0u8; 8];
+    let mut hi = [0u8; 8];
+    lo.copy_from_slice(&pyramid[..8]);
+    hi[..4].copy_from_slice(&pyramid[8..]);
+    // Padding bytes are 0, so their complement is never a zero byte.
+    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & 0x8080_8080_8080_8080 != 0;
+    zero_byte(!u64::from_le_bytes(lo)) || zero_byte(!u64::from_le_bytes(hi))
+}
+
+/// Whether a lane (values below 118) is at least 10.
+#[inline]
+fn any_lane_at_least_10(x: u64) -> bool {
+    x.wrapping_add(0x7676_7676_7676_7676) & 0x8080_8080_8080_8080 != 0
+}
+
+/// A cost no player can pay: 127 white, far above any bonus + tokens.
+const UNPAYABLE: u64 = 0x7F;
+
+const fn cost_table(jokers: bool) -> [u64; 256] {
+    let mut t = [UNPAYABLE; 256];
+    let mut c = 0;
+    while c < NUM_CARDS {
+        if jokers || CARD_BONUS[c] != BONUS_WILD {
+            t[c] = CARD_COST[c];
+        }
+        c += 1;
+    }
+    t
+}
+
+/// Card costs by id (256 entries so `NONE` indexes an unpayable cost).
+static COST_ANY: [u64; 256] = cost_table(true);
+/// The same with jokers unpayable (for a player without a real colour).
+static COST_NO_JOKER: [u64; 256] = cost_table(false);
+
 #[inline]
 fn push_cells(mut m: u32, base: u16, out: &mut ActionList) {
     while m != 0 {
@@ -485,4 +546,28 @@ fn push_cells(mut m: u32, base: u16, out: &mut ActionList) {
 #[inline]
 fn push_bits5(m: u8, base: u16, out: &mut ActionList) {
     push_cells(u32::from(m), base, out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swar_helpers_match_plain_loops() {
+        let mut p = [3u8; NUM_SLOTS];
+        assert!(!has_empty_slot(&p));
+        for i in 0..NUM_SLOTS {
+            p = [3u8; NUM_SLOTS];
+            p[i] = NONE;
+            assert!(has_empty_slot(&p), "slot {i}");
+        }
+        for v in 0..40u64 {
+            for lane in 0..5 {
+                assert_eq!(
+                    any_lane_at_least_10(v << (8 * lane) | 9 << (8 * ((lane + 1) % 5))),
+                    v >= 10
+                );
+            }
+        }
+    }
 }
