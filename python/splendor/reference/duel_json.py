@@ -304,7 +304,7 @@ def _check_phase(s: DuelCore) -> None:
     if s.phase == "main":
         ok = sum(me.tokens) <= 13
     elif s.phase == "reserve":
-        ok = len(me.reserved) < MAX_RESERVED
+        ok = len(me.reserved) < MAX_RESERVED and s.can_reserve_something()
     elif s.phase == "pay":
         card = s.buy_card(s.pending_buy or 0)
         ok = card is not None and s.can_buy(p, card) and len(s.payments(p, card)) > 1

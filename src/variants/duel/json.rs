@@ -529,7 +529,11 @@ impl Loader<'_> {
         let pc = s.pending_card as usize;
         let ok = match s.phase {
             Phase::Main => s.token_total(p) <= 13,
-            Phase::Reserve => s.reserved_len[p] < 3,
+            Phase::Reserve => {
+                s.reserved_len[p] < 3
+                    && (s.pyramid.iter().any(|&c| c != NONE)
+                        || (0..3).any(|l| !s.deck(l).is_empty()))
+            }
             Phase::Pay => {
                 let card = s.buy_card(s.pending_buy);
                 card != NONE && s.can_buy(p, card) && s.several_payments(p, card)
