@@ -2,6 +2,8 @@
 //! truth for both engines) into static Rust tables in `OUT_DIR`.
 //! Each variant's generator lives in `build/<variant>.rs`.
 
+#[path = "build/base.rs"]
+mod base;
 #[path = "build/duel.rs"]
 mod duel;
 
@@ -13,5 +15,6 @@ fn main() {
         std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
     );
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    base::generate(&root, &out);
     duel::generate(&root, &out);
 }

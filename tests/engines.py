@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
+import splendor
 import splendor.reference
 
-ENGINES: dict[str, ModuleType] = {"reference": splendor.reference}
+ENGINES: dict[str, ModuleType] = {"reference": splendor.reference, "rust": splendor}

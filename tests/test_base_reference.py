@@ -6,14 +6,18 @@ test the reference engine's own modules.
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from collections import Counter
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
 import splendor.reference as ref
+from base_positions import dump, midgame
 from engines import ENGINES
 from splendor.errors import (
     InvalidActionError,
@@ -23,10 +27,6 @@ from splendor.reference.rng import SplitMix64
 
 ENGINE_PARAMS = pytest.mark.parametrize("engine", list(ENGINES.values()), ids=list(ENGINES))
 GEMS = {2: 4, 3: 5, 4: 7}
-
-
-def dump(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
 def card_level(card: int) -> int:
@@ -309,3 +309,168 @@ def test_random_playout_is_reproducible() -> None:
 
 GOLDEN_PLAYOUT_0 = 95
 GOLDEN_SCORES_0 = [15, 8]
+
+
+# ----------------------------------------------------------- hidden information
+
+
+def twin_positions(engine: ModuleType) -> tuple[Any, Any]:
+    """Two positions that differ only in what seat 0 cannot see.
+
+    Seat 1 holds a blind level-2 reserve; seat 0 a blind level-3 one (its own).
+    The twin swaps seat 1's hidden card with a deck card and reverses every deck.
+    """
+    state = engine.new_game("base", seed=21)
+    for text in ("take wug", "reserve deck 2", "reserve deck 3", "take urk"):
+        state.apply(text)
+    obj = json.loads(state.to_json())
+    hidden = obj["players"][1]["reserved"][0]
+    assert hidden["hidden"] and hidden["level"] == 2
+    hidden["card"], obj["decks"][1][5] = obj["decks"][1][5], hidden["card"]
+    for deck in obj["decks"]:
+        deck.reverse()
+    return state, engine.from_json(dump(obj))
+
+
+@ENGINE_PARAMS
+def test_hidden_cards_do_not_leak(engine: ModuleType) -> None:
+    a, b = twin_positions(engine)
+    assert a.to_json() != b.to_json()
+    np.testing.assert_array_equal(a.observation(0), b.observation(0))
+    assert a.to_json(0) == b.to_json(0)
+    for seed in (0, 1, 2**64 - 1):
+        assert a.determinize(0, seed=seed).to_json() == b.determinize(0, seed=seed).to_json()
+    # The owner of the hidden card does see it: the test could fail.
+    assert not np.array_equal(a.observation(1), b.observation(1))
+    assert a.to_json(1) != b.to_json(1)
+
+
+@ENGINE_PARAMS
+def test_determinize_keeps_the_view(engine: ModuleType) -> None:
+    state = midgame(engine)
+    for seat in range(3):
+        seen = set()
+        for seed in range(5):
+            d = state.determinize(seat, seed=seed)
+            assert d.to_json(seat) == state.to_json(seat)
+            assert engine.from_json(d.to_json()).to_json() == d.to_json()
+            assert d.to_json() == state.determinize(seat, seed=seed).to_json()
+            seen.add(d.to_json())
+        assert len(seen) > 1
+
+
+def test_determinize_follows_the_contract_order() -> None:
+    state = ref.new_game("base", seed=21)
+    for text in ("take wug", "reserve deck 2", "reserve deck 3", "take urk"):
+        state.apply(text)
+    obj = json.loads(state.to_json())
+    rng = SplitMix64(99)
+    expected = []
+    for level in range(3):
+        opp = [r for r in obj["players"][1]["reserved"] if r["hidden"] and r["level"] == level + 1]
+        pool = sorted([r["card"] for r in opp] + obj["decks"][level])
+        rng.shuffle(pool)
+        expected.append((pool[: len(opp)], pool[len(opp) :]))
+    d = json.loads(state.determinize(0, seed=99).to_json())
+    assert d["players"][1]["reserved"][0]["card"] == expected[1][0][0]
+    assert d["decks"] == [e[1] for e in expected]
+    assert d["players"][0]["reserved"] == obj["players"][0]["reserved"]
+
+
+# ------------------------------------------------------------- python surface
+
+
+@ENGINE_PARAMS
+def test_observation_layout(engine: ModuleType) -> None:
+    a, _ = twin_positions(engine)
+    obj = json.loads(a.to_json())
+    o0, o1 = a.observation(0), a.observation(1)
+    assert o0.shape == (432,) and o0.dtype == np.float32
+    assert list(o0[:6]) == obj["bank"]
+    players = 6 + 144 + 3 + 30
+    assert list(o0[players : players + 6]) == obj["players"][0]["tokens"]
+    assert list(o1[players : players + 6]) == obj["players"][1]["tokens"]
+    assert list(o0[players + 56 : players + 62]) == obj["players"][1]["tokens"]
+    reserve = players + 14
+    assert list(o0[reserve : reserve + 3]) == [1, 1, 3]  # own blind reserve: known
+    assert list(o0[reserve + 56 : reserve + 56 + 3]) == [1, 0, 2]  # opponent's: level only
+    assert not o0[reserve + 56 + 3 : reserve + 56 + 14].any()
+    assert list(o0[-3:]) == [1, 0, 0]
+    assert not o0[players + 2 * 56 : players + 4 * 56].any()  # absent seats
+
+
+@ENGINE_PARAMS
+def test_copies_and_equality(engine: ModuleType) -> None:
+    state = midgame(engine)
+    for other in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), state.clone()):
+        assert other == state and other.to_json() == state.to_json()
+    child = state.child(state.legal_actions()[0])
+    assert child != state and state.to_json() != child.to_json()
+    clone = state.clone()
+    clone.apply(clone.legal_actions()[-1])
+    assert clone != state
+    assert "BaseState" in repr(state) and len(str(state).splitlines()) > 5
+
+
+@ENGINE_PARAMS
+def test_bad_observer(engine: ModuleType) -> None:
+    state = engine.new_game("base")
+    for seat in (-1, 2):
+        with pytest.raises(ValueError):
+            state.observation(seat)
+        with pytest.raises(ValueError):
+            state.to_json(seat)
+        with pytest.raises(ValueError):
+            state.determinize(seat, seed=0)
+
+
+def test_affordability_matches_the_payment_list() -> None:
+    from splendor.reference.base_state import can_afford, payments
+
+    checked = 0
+    for seed in range(6):
+        state = ref.new_game("base", players=2, seed=seed)
+        rng = SplitMix64(seed)
+        while not state.is_terminal():
+            me = state.mover()
+            for a in range(45, 60):
+                card = state.buy_target(a)
+                if card is not None:
+                    ways = payments(me, card)
+                    assert can_afford(me, me.bonuses(), card) == bool(ways)
+                    assert ways == sorted(ways) and len(set(ways)) == len(ways)
+                    checked += 1
+            legal = state.legal_action_ids()
+            state.apply(legal[rng.below(len(legal))])
+    assert checked > 1000
+
+
+TRACES = json.loads(
+    (Path(__file__).parent / "data" / "base" / "traces" / "playouts.json").read_text()
+)["games"]
+
+
+@ENGINE_PARAMS
+@pytest.mark.parametrize("game", TRACES, ids=[f"{g['players']}p-seed{g['seed']}" for g in TRACES])
+def test_recorded_playouts_replay(engine: ModuleType, game: dict[str, Any]) -> None:
+    state = engine.new_game(
+        "base", players=game["players"], seed=game["seed"], turn_cap=game["turn_cap"]
+    )
+    assert state.to_json() == game["start"]
+    rng = SplitMix64(game["playout_seed"])
+    for a in game["actions"]:
+        legal = state.legal_action_ids()
+        assert legal[rng.below(len(legal))] == a
+        state.apply(a)
+    assert state.to_json() == game["final"]
+    assert list(state.outcome().winners) == game["winners"]
+    assert state.outcome().reason == game["reason"]
+
+
+@pytest.mark.parametrize("game", TRACES, ids=[f"{g['players']}p-seed{g['seed']}" for g in TRACES])
+def test_random_playout_plays_the_recorded_game(game: dict[str, Any]) -> None:
+    state = ref.new_game(
+        "base", players=game["players"], seed=game["seed"], turn_cap=game["turn_cap"]
+    )
+    assert ref.random_playout(state, game["playout_seed"]) == len(game["actions"])
+    assert state.to_json() == game["final"]

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from splendor.errors import ConfigError, InvalidStateError
 from splendor.reference.base import BaseState, new_base_game
-from splendor.reference.common import Action, Outcome, load_json
+from splendor.reference.base_json import parse_json
+from splendor.reference.common import Action, Outcome
 from splendor.reference.duel import DuelState, new_duel_game
 from splendor.reference.rng import SplitMix64
 
 VARIANTS = ("base", "duel")
-
-State = BaseState | DuelState
 
 
 def new_game(
@@ -30,7 +29,7 @@ def new_game(
 
 def from_json(text: str) -> BaseState | DuelState:
     """Load a full-state JSON of any variant, dispatching on its ``"variant"`` field."""
-    variant = load_json(text).get("variant")
+    variant = parse_json(text).get("variant")
     if variant == "base":
         return BaseState.from_json(text)
     if variant == "duel":
@@ -58,7 +57,6 @@ __all__ = [
     "BaseState",
     "DuelState",
     "Outcome",
-    "State",
     "from_json",
     "new_game",
     "random_playout",

@@ -15,7 +15,7 @@ import numpy.typing as npt
 from splendor.errors import ConfigError, IllegalActionError, InvalidActionError
 from splendor.reference import base_actions as A
 from splendor.reference.base_data import LEVEL_IDS, NOBLES, NUM_LEVELS, SLOTS
-from splendor.reference.base_json import from_obj, to_obj
+from splendor.reference.base_json import from_obj, parse_json, to_obj
 from splendor.reference.base_state import (
     GEMS_PER_COLOUR,
     GOLD_TOKENS,
@@ -24,7 +24,7 @@ from splendor.reference.base_state import (
     PlayerState,
 )
 from splendor.reference.base_view import OBSERVATION_SIZE, observation, render
-from splendor.reference.common import Action, Outcome, action_id, dump_json, load_json
+from splendor.reference.common import Action, Outcome, action_id, dump_json
 from splendor.reference.rng import SplitMix64
 
 NUM_ACTIONS = A.NUM_ACTIONS
@@ -37,6 +37,13 @@ def _check_int(value: object, name: str, lo: int, hi: int) -> int:
         raise ConfigError(f"{name} must be an integer, got {value!r}")
     if not lo <= value <= hi:
         raise ConfigError(f"{name} must be in {lo}..{hi}, got {value}")
+    return value
+
+
+def _as_int(value: object) -> object:
+    """NumPy integers (e.g. from ``argmax`` over a mask) count as int ids; bool does not."""
+    if isinstance(value, np.integer):
+        return int(value)
     return value
 
 
@@ -81,7 +88,7 @@ class BaseState(BaseCore):
     def from_json(cls, text: str) -> BaseState:
         """Load and validate a full state (InvalidStateError naming the problem)."""
         state = cls.__new__(cls)
-        from_obj(load_json(text), state)
+        from_obj(parse_json(text), state)
         return state
 
     def clone(self) -> BaseState:
@@ -91,9 +98,10 @@ class BaseState(BaseCore):
 
     def action_from_id(self, i: int) -> Action:
         """The Action of id ``i`` (InvalidActionError when out of range or not an int)."""
-        if isinstance(i, Action) or not isinstance(i, int):
+        value = _as_int(i)
+        if isinstance(value, (Action, bool)) or not isinstance(value, int):
             raise InvalidActionError(f"an action id must be an int, not {type(i).__name__}")
-        a = action_id(i, NUM_ACTIONS)
+        a = action_id(value, NUM_ACTIONS)
         assert a is not None
         return _action(a)
 
@@ -104,7 +112,7 @@ class BaseState(BaseCore):
         return _action(A.parse_action(text))
 
     def _resolve(self, a: Action | int | str) -> int:
-        found = action_id(a, NUM_ACTIONS)
+        found = action_id(_as_int(a), NUM_ACTIONS)
         if found is None:
             assert isinstance(a, str)
             return A.parse_action(a)

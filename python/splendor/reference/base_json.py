@@ -24,6 +24,7 @@ from splendor.reference.base_state import (
     Reserve,
     payments,
 )
+from splendor.reference.common import load_json
 
 VERSION = 1
 KEYS = {
@@ -46,6 +47,15 @@ KEYS = {
 }
 PLAYER_KEYS = {"cards", "nobles", "reserved", "tokens"}
 RESERVE_KEYS = {"card", "hidden", "level"}
+
+
+def parse_json(text: str) -> dict[str, Any]:
+    """Parse state JSON into an object (InvalidStateError on anything else)."""
+    try:
+        return load_json(text)
+    except RecursionError:
+        # json.loads recurses once per nesting level; hostile input can go deeper.
+        raise InvalidStateError("state JSON does not parse: nested too deeply") from None
 
 
 def to_obj(state: BaseCore, viewer: int | None) -> dict[str, Any]:
@@ -115,7 +125,7 @@ def _dict(value: object, where: str, keys: set[str]) -> dict[str, Any]:
 
 
 def _card(value: object, where: str) -> int:
-    return _int(value, where, 0, len(CARDS) - 1)
+    return _int(value, f"card id in {where}", 0, len(CARDS) - 1)
 
 
 def _load_players(obj: dict[str, Any], n: int) -> list[PlayerState]:
@@ -158,8 +168,9 @@ def from_obj(obj: dict[str, Any], state: BaseCore) -> None:
     """Validate a full-state JSON object and fill ``state`` from it."""
     if obj.get("variant") != "base":
         _bad(f"variant must be 'base', got {obj.get('variant')!r}")
-    if obj.get("version") != VERSION or isinstance(obj.get("version"), bool):
-        _bad(f"version must be {VERSION}, got {obj.get('version')!r}")
+    version = obj.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version != VERSION:
+        _bad(f"version must be {VERSION}, got {version!r}")
     _dict(obj, "the state", KEYS)
     if obj["viewer"] is not None:
         _bad("this is a player's view (viewer is not null), which cannot be loaded")
@@ -281,7 +292,7 @@ def _check_phase(state: BaseCore, current: object) -> None:
     if phase == "over":
         if current is not None:
             _bad("current must be null when the game is over")
-    elif current != state.turn % n or isinstance(current, bool):
+    elif not isinstance(current, int) or isinstance(current, bool) or current != state.turn % n:
         _bad(f"current must be {state.turn % n} (turn {state.turn} mod {n}), got {current!r}")
     mover = state.turn % n
     for seat, p in enumerate(state.players):

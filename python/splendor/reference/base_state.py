@@ -66,6 +66,12 @@ class PlayerState:
         return sum(self.tokens)
 
 
+def can_afford(player: PlayerState, bonuses: list[int], card: Card) -> bool:
+    """Whether a payment exists: the tokens missing over all colours are covered by gold."""
+    short = sum(max(0, card.cost[c] - bonuses[c] - player.tokens[c]) for c in range(5))
+    return short <= player.tokens[GOLD]
+
+
 def payments(player: PlayerState, card: Card) -> list[GoldVector]:
     """Every way ``player`` can pay exactly for ``card``, in ascending pay-id order.
 
@@ -160,9 +166,10 @@ class BaseCore:
                 if self.board[level][slot] is not None
             ]
             ids += [A.RESERVE_DECK + level for level in range(NUM_LEVELS) if self.decks[level]]
+        bonuses = me.bonuses()
         for a in range(A.BUY_UP, A.RETURN):
             card = self.buy_target(a)
-            if card is not None and payments(me, card):
+            if card is not None and can_afford(me, bonuses, card):
                 ids.append(a)
         return ids or [A.PASS]
 

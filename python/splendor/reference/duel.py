@@ -14,7 +14,8 @@ import numpy.typing as npt
 
 from splendor.errors import ConfigError, IllegalActionError, InvalidActionError
 from splendor.reference import duel_actions as A
-from splendor.reference.common import Action, Outcome, action_id, dump_json, load_json
+from splendor.reference.base_json import parse_json
+from splendor.reference.common import Action, Outcome, action_id, dump_json
 from splendor.reference.duel_data import (
     ABILITIES,
     CARDS,
@@ -103,7 +104,7 @@ class DuelState(DuelCore):
     def from_json(cls, text: str) -> DuelState:
         """Load and validate a full state (InvalidStateError naming the problem)."""
         state = cls.__new__(cls)
-        from_obj(load_json(text), state)
+        from_obj(parse_json(text), state)
         return state
 
     def clone(self) -> DuelState:
