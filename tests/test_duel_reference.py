@@ -385,9 +385,9 @@ def test_determinize_keeps_the_view_and_resamples_the_rest(engine: ModuleType) -
 # ------------------------------------------------------------------------ heuristic
 
 
-@ENGINE_PARAMS
-def test_heuristic_range_and_terminal_values(engine: ModuleType) -> None:
-    state = engine.new_game("duel", seed=2)
+def test_heuristic_range_and_terminal_values() -> None:
+    # The Rust heuristic is used inside the search; it is tested in Rust.
+    state = ref.DuelState.new(seed=2)
     rng = SplitMix64(2)
     while not state.is_terminal():
         for p in (0, 1):
@@ -398,6 +398,13 @@ def test_heuristic_range_and_terminal_values(engine: ModuleType) -> None:
     for p in (0, 1):
         expected = 0.5 if not outcome.winners else float(p in outcome.winners)
         assert state.heuristic(p) == expected
+
+
+@ENGINE_PARAMS
+def test_observation_and_mask_shapes(engine: ModuleType) -> None:
+    state = engine.new_game("duel", seed=2)
     assert state.observation(0).shape == (696,) and state.observation(0).dtype == np.float32
     mask = state.legal_action_mask()
-    assert mask.shape == (358,) and not mask.any()
+    assert mask.shape == (358,) and mask.sum() == len(state.legal_actions())
+    play_random(state, SplitMix64(2), 10_000)
+    assert not state.legal_action_mask().any()

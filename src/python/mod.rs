@@ -66,6 +66,7 @@ macro_rules! variants {
 
 variants! {
     BaseState("BaseState") = crate::variants::base::BaseState;
+    DuelState("DuelState") = crate::variants::duel::DuelState;
 }
 
 fn unknown_variant(variant: &str) -> PyErr {

@@ -47,6 +47,9 @@ impl Game for DuelState {
             num_players: 2,
         })
     }
+    fn turns(&self) -> u32 {
+        self.turn
+    }
     fn scores(&self) -> [i32; MAX_PLAYERS] {
         [i32::from(self.points[0]), i32::from(self.points[1]), 0, 0]
     }
