@@ -1,4 +1,4 @@
-"""Write the Splendor Duel scenario files (``python tests/data/duel/make_scenarios.py``).
+"""Write the Splendor Duel scenario files (``python tests/data/duel/make_duel_scenarios.py``).
 
 Each position is built from scratch (board picture, pyramid, tableaux, tokens;
 every card not placed goes to its deck in id order, every token not placed to
