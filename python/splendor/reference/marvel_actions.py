@@ -71,7 +71,7 @@ ALL_TEXT = [action_text(a) for a in range(NUM_ACTIONS)]
 
 
 def _letters(s: str, alphabet: str) -> list[int] | None:
-    out: list[tuple[int, ...]] = []
+    out: list[int] = []
     for ch in s:
         i = alphabet.find(ch)
         if i < 0:
