@@ -167,6 +167,9 @@ def from_obj(obj: dict[str, Any], data: MarvelData) -> MarvelState:
         [card(v, f"deck {lv + 1}", lv + 1) for v in _list(d, f"deck {lv + 1}")]
         for lv, d in enumerate(decks)
     ]
+    for lv in range(3):
+        if s.decks[lv] and None in s.board[lv]:
+            raise _bad(f"deck {lv + 1} is not empty but a board slot of its level is")
     if _list(obj["deck_sizes"], "deck_sizes", 3) != [len(d) for d in s.decks]:
         raise _bad("deck_sizes do not match the decks")
     s.players = []
@@ -245,7 +248,12 @@ def _check_phase(s: MarvelState, obj: dict[str, Any], limit: int) -> None:
     s.current = _int(obj["current"], "current", 0, n - 1)
     if s.current != s.turn % n:
         raise _bad(f"current {s.current} is not seat turn % players = {s.turn % n}")
-    if s.turn > 0 and s.turn % n == 0 and any(s.meets_gauntlet(q) for q in range(n)):
+    # Mid-turn, the current player may already meet the conditions; nobody
+    # else can have gained them since the round ended.
+    others_meet = any(
+        s.meets_gauntlet(q) and (s.phase == "main" or q != s.current) for q in range(n)
+    )
+    if s.turn > 0 and s.turn % n == 0 and others_meet:
         raise _bad("the round is complete and a player meets the Gauntlet: the game is over")
     if s.passes >= n or s.turn >= s.turn_cap * n:
         raise _bad("passes or turn say the game is over but the phase is not over")
