@@ -23,7 +23,9 @@ def trace(players: int, seed: int) -> dict[str, Any]:
     """One recorded game."""
     s = new_game(players=players, seed=seed)
     rng = SplitMix64(seed ^ 0xABCD)
-    actions, lengths, snapshots = [], [], {}
+    actions: list[int] = []
+    lengths: list[int] = []
+    snapshots: dict[str, str] = {}
     while not s.is_terminal():
         if len(actions) % 40 == 0:
             snapshots[str(len(actions))] = s.to_json()
