@@ -244,18 +244,39 @@ pub fn parse_action(text: &str) -> Result<Action, GameError> {
         .ok_or_else(|| GameError::InvalidAction(format!("cannot parse marvel action {text:?}")))
 }
 
-/// The id of the pay action for grey vector `g` (which must be listed).
-#[inline]
-pub fn pay_id(g: Gems) -> Option<u16> {
-    GREY_VECTORS
-        .iter()
-        .position(|&x| x == g)
-        .map(|i| PAY + i as u16)
-}
+/// Position of grey vector `(p, b, r, o, y)` (each ≤ 5) in [`GREY_VECTORS`],
+/// indexed by `p*1296 + b*216 + r*36 + o*6 + y`; 255 where the sum exceeds 5.
+pub const GREY_RANK: [u8; 7776] = {
+    let mut out = [255u8; 7776];
+    let mut i = 0;
+    while i < NUM_GREY_VECTORS {
+        let g = GREY_VECTORS[i];
+        let k = g.get(0) as usize * 1296
+            + g.get(1) as usize * 216
+            + g.get(2) as usize * 36
+            + g.get(3) as usize * 6
+            + g.get(4) as usize;
+        out[k] = i as u8;
+        i += 1;
+    }
+    out
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grey_rank_inverts_the_vector_table() {
+        for (i, g) in GREY_VECTORS.iter().enumerate() {
+            let k = (0..5).fold(0, |k, c| k * 6 + usize::from(g.get(c)));
+            assert_eq!(usize::from(GREY_RANK[k]), i);
+        }
+        assert_eq!(
+            GREY_RANK.iter().filter(|&&r| r != 255).count(),
+            NUM_GREY_VECTORS
+        );
+    }
 
     #[test]
     fn text_round_trips() {

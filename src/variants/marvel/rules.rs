@@ -65,10 +65,24 @@ impl MarvelState {
                     return;
                 }
                 let (need, short) = self.need_and_short(card);
-                let grey = u32::from(self.tokens[p].get(GREY));
-                for (i, g) in GREY_VECTORS.iter().enumerate() {
-                    if g.total() <= grey && g.all_le(need) && short.all_le(*g) {
-                        out.push(Action(PAY + i as u16));
+                let grey = usize::from(self.tokens[p].get(GREY));
+                // Every g with short ≤ g ≤ need and Σg ≤ grey, in id order
+                // (lexicographic), without scanning all 252 vectors.
+                let lo = |c: usize| usize::from(short.get(c));
+                let hi = |c: usize| usize::from(need.get(c)).min(grey);
+                for a in lo(0)..=hi(0) {
+                    for b in lo(1)..=hi(1).min(grey - a) {
+                        let ab = a + b;
+                        for r in lo(2)..=hi(2).min(grey - ab) {
+                            let abr = ab + r;
+                            for o in lo(3)..=hi(3).min(grey - abr) {
+                                let abro = abr + o;
+                                for y in lo(4)..=hi(4).min(grey - abro) {
+                                    let k = a * 1296 + b * 216 + r * 36 + o * 6 + y;
+                                    out.push(Action(PAY + u16::from(GREY_RANK[k])));
+                                }
+                            }
+                        }
                     }
                 }
             }
