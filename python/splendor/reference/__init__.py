@@ -6,31 +6,53 @@ seed, written for clarity. Never imports ``splendor._core``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from splendor.errors import ConfigError, InvalidStateError
 from splendor.reference.base import BaseState, new_base_game
 from splendor.reference.base_json import parse_json
 from splendor.reference.common import Action, Outcome
+from splendor.reference.marvel import MarvelState, new_marvel_game
 from splendor.reference.rng import SplitMix64
 
-VARIANTS = ("base",)
+VARIANTS = ("base", "marvel")
 
 
-def new_game(variant: str, *, players: int = 2, seed: int = 0, turn_cap: int = 100) -> BaseState:
-    """Deal a new game of ``variant`` (ConfigError for an unknown variant or bad option)."""
+def new_game(
+    variant: str,
+    *,
+    players: int = 2,
+    seed: int = 0,
+    turn_cap: int = 100,
+    cards: str | Path | None = None,
+    locations: str | Path | None = None,
+) -> BaseState | MarvelState:
+    """Deal a new game of ``variant`` (ConfigError for an unknown variant or bad option).
+
+    ``cards``/``locations`` (marvel only) name corrected card files: a path or the CSV text.
+    """
+    if (cards is not None or locations is not None) and variant != "marvel":
+        raise ConfigError(
+            f"cards= and locations= apply to the marvel variant only, not {variant!r}"
+        )
     if variant == "base":
         return new_base_game(players, seed, turn_cap)
+    if variant == "marvel":
+        return new_marvel_game(players, seed, turn_cap, cards, locations)
     raise ConfigError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
 
 
-def from_json(text: str) -> BaseState:
+def from_json(text: str) -> BaseState | MarvelState:
     """Load a full-state JSON of any variant, dispatching on its ``"variant"`` field."""
     variant = parse_json(text).get("variant")
     if variant == "base":
         return BaseState.from_json(text)
+    if variant == "marvel":
+        return MarvelState.from_json(text)
     raise InvalidStateError(f"unknown variant {variant!r} in state JSON")
 
 
-def random_playout(state: BaseState, seed: int) -> int:
+def random_playout(state: BaseState | MarvelState, seed: int) -> int:
     """Play uniformly random legal actions until the game ends; return the decision count.
 
     Each choice is ``SplitMix64(seed).below(len(legal))`` from one stream, so the
@@ -48,6 +70,7 @@ def random_playout(state: BaseState, seed: int) -> int:
 __all__ = [
     "Action",
     "BaseState",
+    "MarvelState",
     "Outcome",
     "from_json",
     "new_game",

@@ -14,7 +14,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from splendor.errors import ConfigError, IllegalActionError, InvalidActionError
+from splendor.errors import (
+    ConfigError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidStateError,
+)
 from splendor.reference import marvel_actions as A
 from splendor.reference.common import Action, Outcome, action_id, dump_json, load_json
 from splendor.reference.marvel_data import COLOURS, MarvelData, load_data
@@ -54,6 +59,7 @@ class MarvelState:
 
     variant = "marvel"
     num_actions = A.NUM_ACTIONS
+    observation_size = OBSERVATION_SIZE
 
     data: MarvelData
     num_players: int
@@ -234,22 +240,37 @@ class MarvelState:
 
     def action_from_text(self, text: str) -> Action:
         """Parse action text (InvalidActionError when it does not parse)."""
+        if not isinstance(text, str):
+            raise InvalidActionError(f"action text must be a str, not {type(text).__name__}")
         a = A.parse_action(text)
         return Action("marvel", a, A.ALL_TEXT[a])
 
     def action_from_id(self, a: int) -> Action:
         """The Action of an id (InvalidActionError when out of range)."""
-        i = action_id(a, A.NUM_ACTIONS)
+        i = action_id(int(a) if isinstance(a, np.integer) else a, A.NUM_ACTIONS)
         if i is None:
             raise InvalidActionError("action_from_id takes an int id, not text")
         return Action("marvel", i, A.ALL_TEXT[i])
 
-    def apply(self, action: Action | int | str) -> None:
-        """Apply a legal action (an Action, id or text); the state is unchanged on error."""
-        a = action_id(action, A.NUM_ACTIONS)
+    def _resolve(self, action: Action | int | str) -> int:
+        value: object = int(action) if isinstance(action, np.integer) else action
+        a = action_id(value, A.NUM_ACTIONS)
         if a is None:
             assert isinstance(action, str)
-            a = A.parse_action(action)
+            return A.parse_action(action)
+        if isinstance(action, Action) and action.variant != "marvel":
+            raise InvalidActionError(
+                f"`{action}` is a {action.variant} action, not a marvel action"
+            )
+        return a
+
+    def apply_unchecked(self, a: int) -> None:
+        """Play a legal action id (no check: for playouts)."""
+        self._apply(a)
+
+    def apply(self, action: Action | int | str) -> None:
+        """Apply a legal action (an Action, id or text); the state is unchanged on error."""
+        a = self._resolve(action)
         if self.phase == "over":
             raise IllegalActionError(f"the game is over; `{A.ALL_TEXT[a]}` cannot be played")
         if a not in self.legal_action_ids():
@@ -510,9 +531,16 @@ class MarvelState:
         locations: str | Path | None = None,
     ) -> MarvelState:
         """Load and validate a full-state JSON (InvalidStateError when corrupt)."""
+        from splendor.reference.marvel_data import data_by_checksum
         from splendor.reference.marvel_json import from_obj
 
-        return from_obj(load_json(text), load_data(cards, locations))
+        try:
+            obj = load_json(text)
+        except RecursionError:
+            raise InvalidStateError("state JSON does not parse: nested too deeply") from None
+        if cards is None and locations is None:
+            return from_obj(obj, data_by_checksum(obj.get("card_set")))
+        return from_obj(obj, load_data(cards, locations))
 
     # ----- Python protocol ------------------------------------------------------
 
@@ -553,6 +581,9 @@ def new_game(
     return MarvelState(players, seed, turn_cap, load_data(cards, locations))
 
 
+new_marvel_game = new_game
+
+
 def from_json(
     text: str, *, cards: str | Path | None = None, locations: str | Path | None = None
 ) -> MarvelState:
@@ -560,4 +591,11 @@ def from_json(
     return MarvelState.from_json(text, cards=cards, locations=locations)
 
 
-__all__ = ["COLOURS", "OBSERVATION_SIZE", "MarvelState", "from_json", "new_game"]
+__all__ = [
+    "COLOURS",
+    "OBSERVATION_SIZE",
+    "MarvelState",
+    "from_json",
+    "new_game",
+    "new_marvel_game",
+]

@@ -75,6 +75,8 @@ def _read_text(source: str | Path | None, default: str) -> tuple[str, str]:
     if source is None:
         ref = resources.files("splendor").joinpath("data").joinpath("marvel").joinpath(default)
         return ref.read_text(encoding="utf-8"), default
+    if not isinstance(source, (str, Path)):
+        raise CardDataError(f"a card file must be a path or CSV text, not {type(source).__name__}")
     if isinstance(source, Path) or "\n" not in source:
         path = Path(source)
         try:
@@ -212,3 +214,12 @@ def load_data(cards: str | Path | None = None, locations: str | Path | None = No
     if len(_CACHE) < 64:
         _CACHE[key] = data
     return data
+
+
+def data_by_checksum(checksum: object) -> MarvelData:
+    """The bundled set or a set loaded earlier with this checksum (else the bundled one)."""
+    bundled = load_data()
+    for d in (bundled, *_CACHE.values()):
+        if d.checksum == checksum:
+            return d
+    return bundled

@@ -81,8 +81,10 @@ pub struct MarvelData {
     pub checksum: u32,
 }
 
-const BUNDLED_CARDS: &str = include_str!("../../../python/splendor/data/marvel/cards.csv");
-const BUNDLED_LOCATIONS: &str = include_str!("../../../python/splendor/data/marvel/locations.csv");
+/// The bundled card file.
+pub const BUNDLED_CARDS: &str = include_str!("../../../python/splendor/data/marvel/cards.csv");
+/// The bundled location file.
+pub const BUNDLED_LOCATIONS: &str = include_str!("../../../python/splendor/data/marvel/locations.csv");
 
 static BUNDLED: OnceLock<&'static MarvelData> = OnceLock::new();
 static REGISTRY: Mutex<Vec<&'static MarvelData>> = Mutex::new(Vec::new());
@@ -114,6 +116,19 @@ impl MarvelData {
     /// for the same content, so repeated loads do not leak).
     pub fn load(cards: &str, locations: &str) -> Result<&'static MarvelData, GameError> {
         Ok(intern(MarvelData::parse(cards, locations)?))
+    }
+
+    /// The bundled set or a set loaded earlier in this process with this
+    /// checksum (how `from_json` finds the card set a state records).
+    pub fn by_checksum(checksum: u64) -> Option<&'static MarvelData> {
+        let bundled = MarvelData::bundled();
+        if u64::from(bundled.checksum) == checksum {
+            return Some(bundled);
+        }
+        let reg = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
+        reg.iter()
+            .copied()
+            .find(|d| u64::from(d.checksum) == checksum)
     }
 }
 

@@ -20,9 +20,18 @@ use crate::game::{Action, ActionList, Config, Game, GameError, Outcome, Player, 
 use crate::rng::SplitMix64;
 
 impl MarvelState {
-    /// Loads a full-state JSON that uses the bundled card set.
-    pub fn from_json_bundled(text: &str) -> Result<Self, GameError> {
-        Self::from_json_with(text, MarvelData::bundled())
+    /// Loads a full-state JSON whose card set is the bundled one or one loaded
+    /// earlier in this process (`MarvelData::load`); otherwise the error
+    /// names the unknown `card_set`.
+    pub fn from_json_any(text: &str) -> Result<Self, GameError> {
+        let v: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| GameError::InvalidState(format!("state JSON does not parse: {e}")))?;
+        let data = v
+            .get("card_set")
+            .and_then(serde_json::Value::as_u64)
+            .and_then(MarvelData::by_checksum)
+            .unwrap_or_else(MarvelData::bundled);
+        Self::from_json_with(text, data)
     }
 }
 
@@ -87,7 +96,7 @@ impl Game for MarvelState {
         self.json_value(viewer).to_string()
     }
     fn from_json(text: &str) -> Result<Self, GameError> {
-        Self::from_json_bundled(text)
+        Self::from_json_any(text)
     }
     fn render(&self) -> String {
         self.picture()
