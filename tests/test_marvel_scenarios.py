@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from engines import ENGINES
 from marvel_scenarios import GOLDEN, generate, lookup
 from splendor.reference.common import dump_json
 from splendor.reference.marvel import MarvelState
@@ -39,3 +40,9 @@ def run_scenario(scenario: dict[str, Any], load: Any) -> None:
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s["name"] for s in SCENARIOS])
 def test_scenario_reference(scenario: dict[str, Any]) -> None:
     run_scenario(scenario, MarvelState.from_json)
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s["name"] for s in SCENARIOS])
+def test_scenario_every_engine(engine: str, scenario: dict[str, Any]) -> None:
+    run_scenario(scenario, ENGINES[engine].from_json)

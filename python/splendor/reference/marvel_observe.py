@@ -107,9 +107,10 @@ def render(s: MarvelState) -> str:
         toks = " ".join(f"{A.TOKEN_LETTERS[c]}{n}" for c, n in enumerate(pl.tokens) if n)
         bon = " ".join(f"{n}{COLOURS[c][0]}" for c, n in enumerate(s.bonuses(q)) if n)
         tile = " +Avengers" if s.avengers == q else ""
+        names = ", ".join(s.data.locations[x].name for x in pl.locations)
         lines.append(
             f"seat {q}: {s.points(q)} IP{tile}, tokens [{toks}], bonuses [{bon}], "
-            f"{len(pl.cards)} cards, locations {[s.data.locations[x].name for x in pl.locations]}"
+            f"{len(pl.cards)} cards, locations [{names}]"
         )
         for r in pl.reserved:
             hid = " (blind)" if r.hidden else ""

@@ -275,7 +275,7 @@ impl MarvelState {
                 .collect();
             let names: Vec<String> = (0..8)
                 .filter(|id| self.loc_owned[q] & (1 << id) != 0)
-                .map(|id| format!("{:?}", self.data.locations[id].name))
+                .map(|id| self.data.locations[id].name.clone())
                 .collect();
             let _ = writeln!(
                 s,
