@@ -19,7 +19,9 @@ fn text_of(arg: Option<&Bound<'_, PyAny>>, bundled: &str) -> PyResult<String> {
     let path: std::path::PathBuf = arg.extract().map_err(|_| {
         errors::CardDataError::new_err(format!(
             "a card file must be a path or CSV text, not {}",
-            arg.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
+            arg.get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
         ))
     })?;
     std::fs::read_to_string(&path).map_err(|e| {

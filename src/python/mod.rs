@@ -80,7 +80,9 @@ fn unknown_variant(variant: &str) -> PyErr {
 /// Deals a new game of `variant`.
 #[pyfunction]
 #[pyo3(signature = (variant, *, players=None, seed=Seed(0), turn_cap=None, cards=None, locations=None))]
-#[pyo3(text_signature = "(variant, *, players=2, seed=0, turn_cap=100, cards=None, locations=None)")]
+#[pyo3(
+    text_signature = "(variant, *, players=2, seed=0, turn_cap=100, cards=None, locations=None)"
+)]
 fn new_game(
     py: Python<'_>,
     variant: &str,

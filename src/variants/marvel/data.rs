@@ -84,7 +84,8 @@ pub struct MarvelData {
 /// The bundled card file.
 pub const BUNDLED_CARDS: &str = include_str!("../../../python/splendor/data/marvel/cards.csv");
 /// The bundled location file.
-pub const BUNDLED_LOCATIONS: &str = include_str!("../../../python/splendor/data/marvel/locations.csv");
+pub const BUNDLED_LOCATIONS: &str =
+    include_str!("../../../python/splendor/data/marvel/locations.csv");
 
 static BUNDLED: OnceLock<&'static MarvelData> = OnceLock::new();
 static REGISTRY: Mutex<Vec<&'static MarvelData>> = Mutex::new(Vec::new());
