@@ -328,18 +328,21 @@ impl MarvelState {
     }
 
     fn end_turn(&mut self, passed: bool) {
-        let n = u16::from(self.num_players);
+        let n = self.num_players;
         self.turn += 1;
         self.passes = if passed { self.passes + 1 } else { 0 };
         self.pending = NONE;
-        if (self.turn % n == 0 && self.anyone_meets_gauntlet())
-            || u16::from(self.passes) >= n
+        // `current == turn % n` always holds, so the round is complete exactly
+        // when the last seat has moved (no division on the hot path).
+        let round_complete = self.current + 1 == n;
+        if (round_complete && self.anyone_meets_gauntlet())
+            || self.passes >= n
             || u32::from(self.turn) >= u32::from(self.turn_cap) * u32::from(n)
         {
             self.phase = Phase::Over;
         } else {
             self.phase = Phase::Main;
-            self.current = (self.turn % n) as u8;
+            self.current = if round_complete { 0 } else { self.current + 1 };
         }
     }
 
