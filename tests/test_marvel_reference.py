@@ -53,6 +53,11 @@ def check_invariants(s: MarvelState) -> None:
         if s.phase != "over" and (q != s.current or s.phase in ("main", "location")):
             assert sum(p.tokens) <= 10
     assert s.legal_action_ids() == sorted(s.legal_action_ids())
+    if s.phase == "main":
+        for a in range(A.RECRUIT, A.RETURN):
+            card = s._card_at(a)
+            if card is not None:
+                assert s.can_afford(card) == bool(s.payments(card))
     if s.phase != "over":
         ids = s.legal_action_ids()
         assert ids

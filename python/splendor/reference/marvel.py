@@ -184,6 +184,14 @@ class MarvelState:
                 out.append(i)
         return out
 
+    def can_afford(self, card: int) -> bool:
+        """Whether the current player can pay ``card``: grey covers every shortfall."""
+        tokens = self.players[self.current].tokens
+        bon = self.bonuses(self.current)
+        cost = self.data.cards[card].cost
+        short = sum(max(0, cost[c] - bon[c] - tokens[c]) for c in range(5))
+        return short <= tokens[A.GREY]
+
     def qualifying_locations(self, p: int) -> list[int]:
         """Displayed locations whose requirement the bonuses of ``p`` meet."""
         bon = self.bonuses(p)
@@ -220,7 +228,7 @@ class MarvelState:
             out += [A.RESERVE_DECK + lv for lv in range(3) if self.decks[lv]]
         for a in range(A.RECRUIT, A.RETURN):
             card = self._card_at(a)
-            if card is not None and self.payments(card):
+            if card is not None and self.can_afford(card):
                 out.append(a)
         if not out:
             out.append(A.PASS)
