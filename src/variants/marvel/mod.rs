@@ -70,6 +70,9 @@ impl Game for MarvelState {
     fn outcome(&self) -> Option<Outcome> {
         self.result()
     }
+    fn turns(&self) -> u32 {
+        u32::from(self.turn)
+    }
     fn scores(&self) -> [i32; MAX_PLAYERS] {
         let mut s = [0; MAX_PLAYERS];
         for (p, x) in s.iter_mut().enumerate().take(self.num_players as usize) {
