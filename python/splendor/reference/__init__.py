@@ -7,6 +7,7 @@ seed, written for clarity. Never imports ``splendor._core``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal, overload
 
 from splendor.errors import ConfigError, InvalidStateError
 from splendor.reference.base import BaseState, new_base_game
@@ -16,6 +17,42 @@ from splendor.reference.marvel import MarvelState, new_marvel_game
 from splendor.reference.rng import SplitMix64
 
 VARIANTS = ("base", "marvel")
+
+
+@overload
+def new_game(
+    variant: Literal["base"],
+    *,
+    players: int = 2,
+    seed: int = 0,
+    turn_cap: int = 100,
+    cards: None = None,
+    locations: None = None,
+) -> BaseState: ...
+
+
+@overload
+def new_game(
+    variant: Literal["marvel"],
+    *,
+    players: int = 2,
+    seed: int = 0,
+    turn_cap: int = 100,
+    cards: str | Path | None = None,
+    locations: str | Path | None = None,
+) -> MarvelState: ...
+
+
+@overload
+def new_game(
+    variant: str,
+    *,
+    players: int = 2,
+    seed: int = 0,
+    turn_cap: int = 100,
+    cards: str | Path | None = None,
+    locations: str | Path | None = None,
+) -> BaseState | MarvelState: ...
 
 
 def new_game(
