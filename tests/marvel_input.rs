@@ -66,9 +66,22 @@ fn custom_card_set_is_interned_and_checked_by_json() {
     };
     let s = MarvelState::new_with_data(&cfg, a).unwrap();
     let text = s.to_json(None);
-    assert!(
-        matches!(MarvelState::from_json(&text), Err(GameError::InvalidState(m)) if m.contains("card_set"))
+    // Against the bundled set the recorded checksum does not match.
+    assert!(matches!(
+        MarvelState::from_json_with(&text, MarvelData::bundled()),
+        Err(GameError::InvalidState(m)) if m.contains("card_set")
+    ));
+    // from_json finds a set loaded earlier by its checksum...
+    assert_eq!(MarvelState::from_json(&text).unwrap().to_json(None), text);
+    // ...and names an unknown one.
+    let unknown = text.replace(
+        &format!("\"card_set\":{}", a.checksum),
+        "\"card_set\":12345",
     );
+    assert!(matches!(
+        MarvelState::from_json(&unknown),
+        Err(GameError::InvalidState(m)) if m.contains("card_set 12345")
+    ));
     assert_eq!(
         MarvelState::from_json_with(&text, a).unwrap().to_json(None),
         text

@@ -139,9 +139,15 @@ def test_custom_card_file_and_card_set_check(tmp_path: Path) -> None:
     assert s.data.cards[79].cost == (7, 0, 0, 0, 0)
     assert s.data.checksum != load_data().checksum
     text = s.to_json()
+    # Explicitly the bundled files: the recorded checksum does not match.
     with pytest.raises(InvalidStateError, match="card_set"):
-        from_json(text)
+        from_json(text, cards=CARDS, locations=LOCS)
     assert from_json(text, cards=path).to_json() == text
+    # Without files, a set loaded earlier is found by its checksum ...
+    assert from_json(text).to_json() == text
+    # ... and an unknown checksum is an error naming it.
+    with pytest.raises(InvalidStateError, match="card_set 12345"):
+        from_json(text.replace(f'"card_set":{s.data.checksum}', '"card_set":12345'))
     assert new_game(players=2, seed=1, cards=custom).data is load_data(custom)
 
 
