@@ -125,3 +125,37 @@ def test_custom_card_file_on_both_engines(tmp_path: Path) -> None:
             engine.new_game("base", cards=custom)
         with pytest.raises(splendor.CardDataError):
             engine.new_game("marvel", cards=str(tmp_path / "missing.csv"))
+
+
+def _with_hidden_reserve(engine: Any) -> Any:
+    """A 3-player state where seat 1 holds a blind reserve (seeded random play)."""
+    s = engine.new_game("marvel", players=3, seed=21)
+    rng = SplitMix64(21)
+    while True:
+        obj = json.loads(s.to_json())
+        if s.current_player == 2 and any(r["hidden"] for r in obj["players"][1]["reserved"]):
+            return s
+        ids = s.legal_action_ids()
+        blind = [a for a in ids if 42 <= a < 45]
+        mover_is_1 = s.current_player == 1
+        s.apply(blind[0] if mover_is_1 and blind else ids[rng.below(len(ids))])
+
+
+@pytest.mark.parametrize("name", ["reference", "rust"])
+def test_hidden_cards_do_not_leak(name: str) -> None:
+    engine = ref if name == "reference" else splendor
+    s = _with_hidden_reserve(engine)
+    obj = json.loads(s.to_json())
+    res = next(r for r in obj["players"][1]["reserved"] if r["hidden"])
+    lv = res["level"] - 1
+    # Swap seat 1's blind card with the top of its deck: only seat 1 can tell.
+    res["card"], obj["decks"][lv][0] = obj["decks"][lv][0], res["card"]
+    t = engine.from_json(json.dumps(obj))
+    assert t.to_json() != s.to_json()
+    for viewer in (0, 2):
+        assert t.to_json(viewer) == s.to_json(viewer)
+        np.testing.assert_array_equal(t.observation(viewer), s.observation(viewer))
+        assert t.determinize(viewer, seed=5).to_json() == s.determinize(viewer, seed=5).to_json()
+        assert t.legal_action_ids() == s.legal_action_ids()
+    assert t.to_json(1) != s.to_json(1)
+    assert not np.array_equal(t.observation(1), s.observation(1))
