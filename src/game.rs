@@ -149,7 +149,9 @@ impl Outcome {
     }
     /// The winners, ascending.
     pub fn winner_list(&self) -> Vec<Player> {
-        (0..self.num_players).filter(|&p| self.is_winner(p)).collect()
+        (0..self.num_players)
+            .filter(|&p| self.is_winner(p))
+            .collect()
     }
     /// Returns per player: `1/k` to each of `k` winners, 0 to everyone else
     /// (all zeros when truncated). Rewards in `[0, 1]` suit UCT directly.
