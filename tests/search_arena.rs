@@ -86,7 +86,11 @@ fn match_rotates_seats_and_is_deterministic() {
         turn_cap: 100,
     };
     let mut calls = Vec::new();
-    let r = play_match::<Nim>(&cfg, &mut |d, t| calls.push((d, t))).unwrap();
+    let r = play_match::<Nim>(&cfg, &mut |d, t| {
+        calls.push((d, t));
+        true
+    })
+    .unwrap();
     assert_eq!(calls.len(), 60);
     assert_eq!(calls.last(), Some(&(60, 60)));
     assert_eq!(r.games, 60);
@@ -107,7 +111,7 @@ fn match_rotates_seats_and_is_deterministic() {
             threads: 1,
             ..cfg.clone()
         },
-        &mut |_, _| {},
+        &mut |_, _| true,
     )
     .unwrap();
     assert_eq!(one, r);
@@ -148,7 +152,7 @@ fn fewer_bots_than_seats_repeats_the_last() {
         threads: 2,
         turn_cap: 100,
     };
-    let r = play_match::<Nim>(&cfg, &mut |_, _| {}).unwrap();
+    let r = play_match::<Nim>(&cfg, &mut |_, _| true).unwrap();
     assert_eq!(r.bots.len(), 2);
     assert_eq!(r.bots[0].games, 40);
     assert_eq!(r.bots[1].games, 120);
@@ -187,7 +191,7 @@ fn bad_match_configs_are_errors() {
     for c in bad {
         assert!(
             matches!(
-                play_match::<Nim>(&c, &mut |_, _| {}),
+                play_match::<Nim>(&c, &mut |_, _| true),
                 Err(GameError::Config(_))
             ),
             "{c:?}"
@@ -199,8 +203,28 @@ fn bad_match_configs_are_errors() {
         bots: vec![BotSpec::Random],
         ..base
     };
-    match play_match::<Nim>(&c, &mut |_, _| {}) {
+    match play_match::<Nim>(&c, &mut |_, _| true) {
         Err(GameError::Config(m)) => assert!(m.contains("2-4 players"), "{m}"),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn progress_can_stop_a_match() {
+    let cfg = MatchConfig {
+        bots: vec![BotSpec::Random, BotSpec::Random],
+        games: 1000,
+        threads: 2,
+        ..MatchConfig::default()
+    };
+    let mut seen = 0;
+    let r = play_match::<Nim>(&cfg, &mut |d, _| {
+        seen = d;
+        d < 10
+    });
+    match r {
+        Err(GameError::Config(m)) => assert!(m.contains("stopped after 10 of 1000"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(seen < 1000);
 }

@@ -212,10 +212,12 @@ fn completed_turns<G: Game>(state: &G) -> u64 {
 }
 
 /// Plays the match. `progress(done, total)` is called on the caller's thread
-/// after every finished game.
+/// after every finished game; returning `false` stops the match (games in
+/// flight finish, no new ones start) and `play_match` returns
+/// [`GameError::Config`] saying so.
 pub fn play_match<G: Game>(
     cfg: &MatchConfig,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<MatchResult, GameError> {
     let n = cfg.players as usize;
     if n == 0 || n > MAX_PLAYERS {
@@ -282,7 +284,13 @@ pub fn play_match<G: Game>(
                 Ok(rec) => {
                     records[g] = Some(rec);
                     done += 1;
-                    progress(done, cfg.games);
+                    if !progress(done, cfg.games) && first_error.is_none() {
+                        stop.store(true, Ordering::Relaxed);
+                        first_error = Some(GameError::Config(format!(
+                            "the match was stopped after {done} of {} games",
+                            cfg.games
+                        )));
+                    }
                 }
                 Err(e) => {
                     first_error.get_or_insert(e);
