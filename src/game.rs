@@ -273,6 +273,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn apply_unchecked(&mut self, a: Action);
     /// The result once terminal.
     fn outcome(&self) -> Option<Outcome>;
+    /// Completed turns (the JSON `"turn"` field). The default reads it back
+    /// from the JSON, which is slow: variants should override it with their
+    /// counter (`random_games` calls it once per game).
+    fn turns(&self) -> u32 {
+        serde_json::from_str::<serde_json::Value>(&self.to_json(None))
+            .ok()
+            .and_then(|v| v.get("turn")?.as_u64())
+            .map_or(0, |t| u32::try_from(t).unwrap_or(u32::MAX))
+    }
     /// Current score of each player (prestige / Infinity points).
     fn scores(&self) -> [i32; MAX_PLAYERS];
     /// A full state consistent with what `observer` can see: everything

@@ -1,1 +1,56 @@
-"""splendor: fast, exact engines and a strong AI for the Splendor family."""
+"""splendor: fast, exact engines and a strong AI for the Splendor family.
+
+The Rust engine is :mod:`splendor._core`, re-exported here; the pure-Python
+reference engine with the same API is :mod:`splendor.reference`.
+
+>>> import splendor
+>>> state = splendor.new_game("base", players=2, seed=1)
+>>> state.current_player
+0
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from splendor._core import (
+    VARIANTS,
+    Action,
+    BaseState,
+    Outcome,
+    from_json,
+    new_game,
+    random_games,
+)
+from splendor.errors import (
+    CardDataError,
+    ConfigError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidStateError,
+    SplendorError,
+)
+from splendor.protocol import GameState
+
+try:
+    __version__ = version("splendor")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0.0.0"
+
+__all__ = [
+    "VARIANTS",
+    "Action",
+    "BaseState",
+    "CardDataError",
+    "ConfigError",
+    "GameState",
+    "IllegalActionError",
+    "InvalidActionError",
+    "InvalidStateError",
+    "Outcome",
+    "SplendorError",
+    "__version__",
+    "from_json",
+    "new_game",
+    "random_games",
+]

@@ -1,0 +1,61 @@
+//! `random_games`: many uniformly random games in one Python call, played in
+//! Rust with the GIL released, so Python pays the call overhead once.
+
+use crate::game::{ActionList, Config, Game, MAX_PLAYERS};
+use crate::rng::SplitMix64;
+use std::time::Instant;
+
+/// Totals over a batch of random games.
+#[derive(Default)]
+pub(crate) struct Totals {
+    pub games: u64,
+    pub decisions: u64,
+    pub turns: u64,
+    pub truncated: u64,
+    pub stalled: u64,
+    pub shared: u64,
+    pub wins: [u64; MAX_PLAYERS],
+    pub elapsed: f64,
+}
+
+/// Uniform random play to the end, as `splendor::playout::random_playout`
+/// and the reference engine's `random_playout` do (`rng.below(len)` over the
+/// ascending legal list), returning the number of decisions.
+fn playout<G: Game>(state: &mut G, rng: &mut SplitMix64) -> u64 {
+    let mut list = ActionList::new();
+    let mut decisions = 0;
+    while !state.is_terminal() {
+        state.legal_actions(&mut list);
+        let i = rng.below(list.len() as u64) as usize;
+        state.apply_unchecked(list.as_slice()[i]);
+        decisions += 1;
+    }
+    decisions
+}
+
+/// Plays `n` games: game `i` is dealt from seed `seed + i` and played with
+/// `SplitMix64(seed + i)`, so the reference engine can replay any of them.
+pub(crate) fn run<G: Game>(config: Config, n: u64) -> Result<Totals, crate::game::GameError> {
+    // Validate the configuration once, before timing.
+    G::new_game(&config)?;
+    let start = Instant::now();
+    let mut t = Totals::default();
+    for i in 0..n {
+        let s = config.seed.wrapping_add(i);
+        let mut state = G::new_game(&Config { seed: s, ..config })?;
+        let mut rng = SplitMix64::new(s);
+        t.decisions += playout(&mut state, &mut rng);
+        t.turns += u64::from(state.turns());
+        if let Some(o) = state.outcome() {
+            t.truncated += u64::from(o.truncated());
+            t.stalled += u64::from(o.stalled());
+            t.shared += u64::from(o.winners.count_ones() > 1);
+            for (p, w) in t.wins.iter_mut().enumerate() {
+                *w += u64::from(o.winners & (1 << p) != 0);
+            }
+        }
+        t.games += 1;
+    }
+    t.elapsed = start.elapsed().as_secs_f64();
+    Ok(t)
+}

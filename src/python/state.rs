@@ -1,0 +1,346 @@
+//! The state class of every variant, written once: generic helpers over
+//! [`Game`] plus the [`py_state!`] macro that stamps out one `#[pyclass]` per
+//! variant (a variant is then one line in `mod.rs`).
+
+use super::action::{ok, resolve, PyAction, PyOutcome};
+use super::errors;
+use crate::game::{ActionList, Config, Game, Player};
+use crate::rng::SplitMix64;
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+/// Reads a seat argument, rejecting anything outside `0..num_players`.
+pub(crate) fn seat<G: Game>(g: &G, player: i64) -> PyResult<Player> {
+    let n = g.num_players();
+    if player >= 0 && (player as u64) < n as u64 {
+        Ok(player as Player)
+    } else {
+        Err(errors::config(format!(
+            "player {player} is out of range 0..{n}"
+        )))
+    }
+}
+
+/// A seed argument: any int in `0..2**64` (anything else is a `ConfigError`).
+#[derive(Clone, Copy)]
+pub(crate) struct Seed(pub u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        obj.extract::<u64>().map(Seed).map_err(|_| {
+            errors::config(format!(
+                "seed must be an int in 0..2**64, not {}",
+                obj.as_any()
+            ))
+        })
+    }
+}
+
+/// Builds a `Config` from the keyword arguments of `new_game`.
+pub(crate) fn config(players: i64, seed: Seed, turn_cap: i64) -> PyResult<Config> {
+    let num_players = u8::try_from(players)
+        .map_err(|_| errors::config(format!("unsupported player count {players}")))?;
+    let turn_cap = u32::try_from(turn_cap)
+        .ok()
+        .filter(|&c| c > 0)
+        .ok_or_else(|| {
+            errors::config(format!("turn_cap must be a positive int, not {turn_cap}"))
+        })?;
+    Ok(Config {
+        num_players,
+        seed: seed.0,
+        turn_cap,
+    })
+}
+
+pub(crate) fn legal_actions<G: Game>(g: &G) -> Vec<PyAction> {
+    let mut list = ActionList::new();
+    g.legal_actions(&mut list);
+    list.as_slice()
+        .iter()
+        .map(|&a| PyAction::new_of::<G>(a))
+        .collect()
+}
+
+pub(crate) fn legal_action_ids<G: Game>(g: &G) -> Vec<u16> {
+    let mut list = ActionList::new();
+    g.legal_actions(&mut list);
+    list.as_slice().iter().map(|a| a.0).collect()
+}
+
+pub(crate) fn legal_action_mask<'py, G: Game>(
+    py: Python<'py>,
+    g: &G,
+) -> Bound<'py, PyArray1<bool>> {
+    let mut list = ActionList::new();
+    g.legal_actions(&mut list);
+    let mut mask = vec![false; G::NUM_ACTIONS];
+    for a in list.as_slice() {
+        mask[a.index()] = true;
+    }
+    PyArray1::from_vec(py, mask)
+}
+
+pub(crate) fn apply<G: Game>(g: &mut G, a: &Bound<'_, PyAny>) -> PyResult<()> {
+    let action = resolve::<G>(a)?;
+    ok(g.apply(action))
+}
+
+pub(crate) fn current_player<G: Game>(g: &G) -> i64 {
+    g.current_player().map_or(-1, i64::from)
+}
+
+pub(crate) fn outcome<G: Game>(g: &G) -> Option<PyOutcome> {
+    g.outcome().map(|o| PyOutcome::from_outcome(&o))
+}
+
+pub(crate) fn returns<G: Game>(g: &G) -> Vec<f64> {
+    let n = g.num_players();
+    match g.outcome() {
+        Some(o) => o.returns()[..n].iter().map(|&r| f64::from(r)).collect(),
+        None => vec![0.0; n],
+    }
+}
+
+pub(crate) fn scores<G: Game>(g: &G) -> Vec<i32> {
+    g.scores()[..g.num_players()].to_vec()
+}
+
+pub(crate) fn observation<'py, G: Game>(
+    py: Python<'py>,
+    g: &G,
+    player: i64,
+) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    let p = seat(g, player)?;
+    let mut out = vec![0.0f32; G::OBSERVATION_SIZE];
+    g.observation(p, &mut out);
+    Ok(PyArray1::from_vec(py, out))
+}
+
+pub(crate) fn to_json<G: Game>(g: &G, player: Option<i64>) -> PyResult<String> {
+    let viewer = player.map(|p| seat(g, p)).transpose()?;
+    Ok(g.to_json(viewer))
+}
+
+pub(crate) fn from_json<G: Game>(text: &Bound<'_, PyAny>) -> PyResult<G> {
+    let Ok(s) = text.cast::<PyString>() else {
+        return Err(errors::InvalidStateError::new_err(format!(
+            "a state must be given as JSON text, not {}",
+            text.get_type().name()?
+        )));
+    };
+    ok(G::from_json(s.to_str()?))
+}
+
+pub(crate) fn determinize<G: Game>(g: &G, player: i64, seed: Seed) -> PyResult<G> {
+    let p = seat(g, player)?;
+    let mut rng = SplitMix64::new(seed.0);
+    Ok(g.determinize(p, &mut rng))
+}
+
+pub(crate) fn action_from_text<G: Game>(text: &str) -> PyResult<PyAction> {
+    ok(G::parse_action(text)).map(PyAction::new_of::<G>)
+}
+
+pub(crate) fn action_from_id<G: Game>(id: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+    if id.cast::<PyString>().is_ok() || id.cast::<PyAction>().is_ok() {
+        return Err(errors::invalid_action(format!(
+            "action_from_id takes an int id, not {}",
+            id.get_type().name()?
+        )));
+    }
+    resolve::<G>(id).map(PyAction::new_of::<G>)
+}
+
+pub(crate) fn repr<G: Game>(class: &str, g: &G) -> String {
+    format!(
+        "<{class} players={} current_player={} scores={:?}{}>",
+        g.num_players(),
+        current_player(g),
+        scores(g),
+        match g.outcome() {
+            Some(o) => format!(" over: {} won by {:?}", o.reason.as_str(), o.winner_list()),
+            None => String::new(),
+        }
+    )
+}
+
+/// Defines the Python class `$pyname` (a `#[pyclass]` named `$py`) wrapping
+/// the Rust state `$g: Game`, with every method of the contract's Python
+/// surface. The wrapped state is `pub(crate) inner`, so other binding modules
+/// (search, bots) can reach it.
+macro_rules! py_state {
+    ($py:ident, $pyname:literal, $g:ty) => {
+        #[doc = concat!("A `", $pyname, "` game state (mutable; `child` and `clone` copy it).")]
+        #[pyo3::pyclass(module = "splendor._core", name = $pyname)]
+        pub(crate) struct $py {
+            pub(crate) inner: $g,
+        }
+
+        #[pyo3::pymethods]
+        impl $py {
+            #[classattr]
+            const __hash__: Option<pyo3::Py<pyo3::PyAny>> = None;
+
+            #[staticmethod]
+            fn from_json(text: &pyo3::Bound<'_, pyo3::PyAny>) -> pyo3::PyResult<Self> {
+                $crate::python::state::from_json::<$g>(text).map(|inner| Self { inner })
+            }
+
+            fn legal_actions(&self) -> Vec<$crate::python::action::PyAction> {
+                $crate::python::state::legal_actions(&self.inner)
+            }
+
+            fn legal_action_ids(&self) -> Vec<u16> {
+                $crate::python::state::legal_action_ids(&self.inner)
+            }
+
+            fn legal_action_mask<'py>(
+                &self,
+                py: pyo3::Python<'py>,
+            ) -> pyo3::Bound<'py, numpy::PyArray1<bool>> {
+                $crate::python::state::legal_action_mask(py, &self.inner)
+            }
+
+            fn apply(&mut self, action: &pyo3::Bound<'_, pyo3::PyAny>) -> pyo3::PyResult<()> {
+                $crate::python::state::apply(&mut self.inner, action)
+            }
+
+            fn child(&self, action: &pyo3::Bound<'_, pyo3::PyAny>) -> pyo3::PyResult<Self> {
+                let mut inner = self.inner.clone();
+                $crate::python::state::apply(&mut inner, action)?;
+                Ok(Self { inner })
+            }
+
+            fn clone(&self) -> Self {
+                Self {
+                    inner: self.inner.clone(),
+                }
+            }
+
+            #[getter]
+            fn current_player(&self) -> i64 {
+                $crate::python::state::current_player(&self.inner)
+            }
+
+            #[getter]
+            fn num_players(&self) -> usize {
+                $crate::game::Game::num_players(&self.inner)
+            }
+
+            #[getter]
+            fn num_actions(&self) -> usize {
+                <$g as $crate::game::Game>::NUM_ACTIONS
+            }
+
+            #[getter]
+            fn observation_size(&self) -> usize {
+                <$g as $crate::game::Game>::OBSERVATION_SIZE
+            }
+
+            #[getter]
+            fn variant(&self) -> &'static str {
+                <$g as $crate::game::Game>::VARIANT
+            }
+
+            fn is_terminal(&self) -> bool {
+                $crate::game::Game::is_terminal(&self.inner)
+            }
+
+            fn outcome(&self) -> Option<$crate::python::action::PyOutcome> {
+                $crate::python::state::outcome(&self.inner)
+            }
+
+            fn returns(&self) -> Vec<f64> {
+                $crate::python::state::returns(&self.inner)
+            }
+
+            fn scores(&self) -> Vec<i32> {
+                $crate::python::state::scores(&self.inner)
+            }
+
+            fn observation<'py>(
+                &self,
+                py: pyo3::Python<'py>,
+                player: i64,
+            ) -> pyo3::PyResult<pyo3::Bound<'py, numpy::PyArray1<f32>>> {
+                $crate::python::state::observation(py, &self.inner, player)
+            }
+
+            #[pyo3(signature = (player=None))]
+            fn to_json(&self, player: Option<i64>) -> pyo3::PyResult<String> {
+                $crate::python::state::to_json(&self.inner, player)
+            }
+
+            #[pyo3(signature = (player, *, seed))]
+            fn determinize(
+                &self,
+                player: i64,
+                seed: $crate::python::state::Seed,
+            ) -> pyo3::PyResult<Self> {
+                $crate::python::state::determinize(&self.inner, player, seed)
+                    .map(|inner| Self { inner })
+            }
+
+            fn action_from_text(
+                &self,
+                text: &str,
+            ) -> pyo3::PyResult<$crate::python::action::PyAction> {
+                $crate::python::state::action_from_text::<$g>(text)
+            }
+
+            fn action_from_id(
+                &self,
+                id: &pyo3::Bound<'_, pyo3::PyAny>,
+            ) -> pyo3::PyResult<$crate::python::action::PyAction> {
+                $crate::python::state::action_from_id::<$g>(id)
+            }
+
+            fn __eq__(&self, other: &pyo3::Bound<'_, pyo3::PyAny>) -> pyo3::Py<pyo3::PyAny> {
+                let py = other.py();
+                match other.cast::<Self>() {
+                    Ok(o) => {
+                        let same = $crate::game::Game::to_json(&self.inner, None)
+                            == $crate::game::Game::to_json(&o.borrow().inner, None);
+                        pyo3::types::PyBool::new(py, same)
+                            .to_owned()
+                            .into_any()
+                            .unbind()
+                    }
+                    Err(_) => py.NotImplemented(),
+                }
+            }
+
+            fn __str__(&self) -> String {
+                $crate::game::Game::render(&self.inner)
+            }
+
+            fn __repr__(&self) -> String {
+                $crate::python::state::repr($pyname, &self.inner)
+            }
+
+            fn __copy__(&self) -> Self {
+                self.clone()
+            }
+
+            fn __deepcopy__(&self, _memo: &pyo3::Bound<'_, pyo3::PyAny>) -> Self {
+                self.clone()
+            }
+
+            fn __reduce__<'py>(
+                slf: &pyo3::Bound<'py, Self>,
+            ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyTuple>> {
+                use pyo3::types::PyAnyMethods;
+                use pyo3::IntoPyObject;
+                let text = $crate::game::Game::to_json(&slf.borrow().inner, None);
+                let load = slf.get_type().getattr("from_json")?;
+                (load, (text,)).into_pyobject(slf.py())
+            }
+        }
+    };
+}
+
+pub(crate) use py_state;
