@@ -198,17 +198,8 @@ fn play_one<G: Game>(
         outcome,
         seat_bot,
         decisions,
-        turns: completed_turns(&state),
+        turns: u64::from(state.turns()),
     })
-}
-
-/// Completed turns, read from the state's JSON (`"turn"` is part of every
-/// variant's format); done once per game, so its cost does not matter.
-fn completed_turns<G: Game>(state: &G) -> u64 {
-    serde_json::from_str::<serde_json::Value>(&state.to_json(None))
-        .ok()
-        .and_then(|v| v.get("turn").and_then(|t| t.as_u64()))
-        .unwrap_or(0)
 }
 
 /// Plays the match. `progress(done, total)` is called on the caller's thread
