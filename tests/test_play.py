@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 import splendor
 from splendor.errors import ConfigError
 from splendor.play import main, make_bot
@@ -92,7 +91,7 @@ def test_load_option_and_seat(tmp_path: Path) -> None:
 
 
 def test_colour_when_asked() -> None:
-    code, out = run("quit\n", bot="random", color=True)
+    _, out = run("quit\n", bot="random", color=True)
     assert "\x1b[2J" in out
 
 

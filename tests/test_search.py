@@ -9,7 +9,6 @@ import time
 from typing import Any
 
 import pytest
-
 import splendor
 from splendor import GreedyBot, MctsBot, RandomBot, search
 from splendor import match as play_match
