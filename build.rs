@@ -2,8 +2,16 @@
 //! truth for both engines) into static Rust tables in `OUT_DIR`.
 //! Each variant's generator lives in `build/<variant>.rs`.
 
+#[path = "build/base.rs"]
+mod base;
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build");
     println!("cargo:rerun-if-changed=python/splendor/data");
+    let root = std::path::PathBuf::from(
+        std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    );
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    base::generate(&root, &out);
 }

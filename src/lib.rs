@@ -8,7 +8,10 @@
 //! The Python bindings live in `src/python/` behind the `python` feature; the
 //! engine itself never names PyO3.
 
+pub mod cardset;
 pub mod game;
+pub mod gems;
+pub mod playout;
 pub mod rng;
 pub mod search;
 pub mod variants;

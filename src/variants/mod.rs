@@ -1,1 +1,3 @@
 //! The game variants, each implementing [`crate::game::Game`].
+
+pub mod base;

@@ -1,0 +1,82 @@
+//! Splendor, the base game for 2–4 players (docs/base.md).
+//!
+//! [`BaseState`] is a 288-byte `Copy` value; the modules split the concept:
+//! card tables (`cards`), the action space (`actions`), the packed state
+//! (`state`), the rules (`rules`), what a player sees (`observe`), the
+//! evaluation (`eval`), JSON (`json`) and the text picture (`render`).
+
+pub mod actions;
+pub mod cards;
+mod eval;
+mod json;
+pub mod observe;
+mod render;
+pub mod rules;
+pub mod state;
+
+pub use state::{BaseState, Phase};
+
+use crate::game::{Action, ActionList, Config, Game, GameError, Outcome, Player, MAX_PLAYERS};
+use crate::rng::SplitMix64;
+
+impl Game for BaseState {
+    const VARIANT: &'static str = "base";
+    const NUM_ACTIONS: usize = actions::NUM_ACTIONS;
+    const OBSERVATION_SIZE: usize = observe::OBSERVATION_SIZE;
+
+    fn new_game(config: &Config) -> Result<Self, GameError> {
+        BaseState::new(config)
+    }
+    #[inline]
+    fn num_players(&self) -> usize {
+        self.num_players as usize
+    }
+    #[inline]
+    fn current_player(&self) -> Option<Player> {
+        (self.phase != Phase::Over).then_some(self.current)
+    }
+    #[inline]
+    fn legal_actions(&self, out: &mut ActionList) {
+        self.legal_into(out);
+    }
+    #[inline]
+    fn apply_unchecked(&mut self, a: Action) {
+        self.apply_action(a);
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome_now()
+    }
+    fn scores(&self) -> [i32; MAX_PLAYERS] {
+        self.scores_now()
+    }
+    fn determinize(&self, observer: Player, rng: &mut SplitMix64) -> Self {
+        self.determinize_for(observer, rng)
+    }
+    fn heuristic(&self, player: Player) -> f32 {
+        self.evaluate(player)
+    }
+    fn action_text(a: Action) -> String {
+        actions::action_text(a)
+    }
+    fn parse_action(text: &str) -> Result<Action, GameError> {
+        actions::parse_action(text)
+    }
+    fn observation(&self, player: Player, out: &mut [f32]) {
+        self.observe(player, out);
+    }
+    fn to_json(&self, viewer: Option<Player>) -> String {
+        self.json_value(viewer).to_string()
+    }
+    fn from_json(text: &str) -> Result<Self, GameError> {
+        BaseState::from_json_text(text)
+    }
+    fn render(&self) -> String {
+        self.render_text()
+    }
+}
+
+impl std::fmt::Display for BaseState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.render_text())
+    }
+}

@@ -1,0 +1,345 @@
+//! Move generation, move application and the end of the turn (docs/base.md,
+//! "Phases and the turn").
+
+use super::actions::*;
+use super::cards::{self, GOLD};
+use super::state::{BaseState, Phase, EMPTY};
+use crate::game::{Action, ActionList, EndReason, Outcome, MAX_PLAYERS};
+use crate::gems::Gems;
+
+/// Points that trigger the last round.
+pub const WINNING_POINTS: u8 = 15;
+/// Most tokens a player may keep at the end of a turn.
+pub const TOKEN_LIMIT: u32 = 10;
+
+/// Whether a player holding `tokens` (gold in lane 5) with `bonus` can pay for `card`.
+#[inline]
+pub fn can_afford(tokens: Gems, bonus: Gems, card: u8) -> bool {
+    let need = cards::cost(card).saturating_sub(bonus);
+    need.saturating_sub(tokens).total() <= u32::from(tokens.get(GOLD))
+}
+
+/// Number of distinct payments (gold vectors) for `card`, capped at 2.
+#[inline]
+fn payment_choice(tokens: Gems, bonus: Gems, card: u8) -> (Gems, bool) {
+    let need = cards::cost(card).saturating_sub(bonus);
+    let short = need.saturating_sub(tokens);
+    // More than one payment exactly when a spare gold exists and some needed
+    // colour could be paid either with a coloured token or with gold.
+    let several = u32::from(tokens.get(GOLD)) > short.total() && need.sub(short).0 != 0;
+    (short, several)
+}
+
+impl BaseState {
+    #[inline]
+    fn seat(&self) -> usize {
+        self.current as usize
+    }
+
+    /// The card a buy id (face-up or reserved) refers to, or `EMPTY`.
+    #[inline]
+    pub(crate) fn buy_target(&self, id: u16) -> u8 {
+        if id < BUY_RESERVED {
+            let k = (id - BUY) as usize;
+            self.board[k / 4][k % 4]
+        } else {
+            self.reserved[self.seat()][(id - BUY_RESERVED) as usize]
+        }
+    }
+
+    /// Bit `n` set for every displayed noble `n` that `seat` qualifies for.
+    #[inline]
+    pub(crate) fn qualifying_nobles(&self, seat: usize) -> u16 {
+        let b = self.bonus[seat];
+        let mut m = 0u16;
+        for &n in &self.display[..self.n_display as usize] {
+            if cards::noble_req(n).all_le(b) {
+                m |= 1 << n;
+            }
+        }
+        m
+    }
+
+    /// Main-phase actions as a bitmask of ids 0..60 (pass not included).
+    #[inline]
+    pub(crate) fn main_mask(&self) -> u64 {
+        let p = self.seat();
+        let colours = self.bank.low_lanes(5);
+        let mut bits = u64::from(TAKE_LEGAL[(colours.nonzero_mask() & 31) as usize])
+            | u64::from(colours.at_least_mask(4) & 31) << DOUBLE;
+        if self.n_reserved[p] < 3 {
+            for l in 0..3 {
+                for s in 0..4 {
+                    if self.board[l][s] != EMPTY {
+                        bits |= 1 << (RESERVE as usize + 4 * l + s);
+                    }
+                }
+                if self.deck_size(l) > 0 {
+                    bits |= 1 << (BLIND as usize + l);
+                }
+            }
+        }
+        let (t, b) = (self.tokens[p], self.bonus[p]);
+        for l in 0..3 {
+            for s in 0..4 {
+                let c = self.board[l][s];
+                if c != EMPTY && can_afford(t, b, c) {
+                    bits |= 1 << (BUY as usize + 4 * l + s);
+                }
+            }
+        }
+        for i in 0..self.n_reserved[p] as usize {
+            if can_afford(t, b, self.reserved[p][i]) {
+                bits |= 1 << (BUY_RESERVED as usize + i);
+            }
+        }
+        bits
+    }
+
+    /// Fills `out` with the legal actions, ascending.
+    pub(crate) fn legal_into(&self, out: &mut ActionList) {
+        out.clear();
+        let p = self.seat();
+        match self.phase {
+            Phase::Main => {
+                let mut bits = self.main_mask();
+                if bits == 0 {
+                    out.push(Action(PASS));
+                }
+                while bits != 0 {
+                    out.push(Action(bits.trailing_zeros() as u16));
+                    bits &= bits - 1;
+                }
+            }
+            Phase::Pay => {
+                let card = self.buy_target(u16::from(self.pending));
+                let t = self.tokens[p];
+                let need = cards::cost(card).saturating_sub(self.bonus[p]);
+                let short = need.saturating_sub(t);
+                let gold = u32::from(t.get(GOLD));
+                for (i, g) in PAYMENTS.iter().enumerate() {
+                    if short.all_le(*g) && g.all_le(need) && g.total() <= gold {
+                        out.push(Action(PAY + i as u16));
+                    }
+                }
+            }
+            Phase::Return => {
+                let m = self.tokens[p].nonzero_mask() & 0x3F;
+                for c in 0..6 {
+                    if m & (1 << c) != 0 {
+                        out.push(Action(RETURN + c));
+                    }
+                }
+            }
+            Phase::Noble => {
+                let m = self.qualifying_nobles(p);
+                for n in 0..10 {
+                    if m & (1 << n) != 0 {
+                        out.push(Action(NOBLE + n));
+                    }
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// Applies an action assumed legal.
+    pub(crate) fn apply_action(&mut self, a: Action) {
+        let id = a.0;
+        let p = self.seat();
+        match id {
+            0..=29 => {
+                let g = TAKE_GEMS[id as usize];
+                self.tokens[p] = self.tokens[p].add(g);
+                self.bank = self.bank.sub(g);
+                self.passes = 0;
+                self.end_turn();
+            }
+            30..=44 => {
+                let card = if id < BLIND {
+                    let k = (id - RESERVE) as usize;
+                    let (l, s) = (k / 4, k % 4);
+                    let c = self.board[l][s];
+                    self.board[l][s] = self.draw(l);
+                    c
+                } else {
+                    let i = self.n_reserved[p] as usize;
+                    self.hidden |= 1 << (3 * p + i);
+                    self.draw((id - BLIND) as usize)
+                };
+                let i = self.n_reserved[p] as usize;
+                self.reserved[p][i] = card;
+                self.n_reserved[p] += 1;
+                if self.bank.get(GOLD) > 0 {
+                    self.bank = self.bank.sub(Gems::unit(GOLD, 1));
+                    self.tokens[p] = self.tokens[p].add(Gems::unit(GOLD, 1));
+                }
+                self.passes = 0;
+                self.end_turn();
+            }
+            45..=59 => {
+                self.passes = 0;
+                let card = self.buy_target(id);
+                let (short, several) = payment_choice(self.tokens[p], self.bonus[p], card);
+                if several {
+                    self.phase = Phase::Pay;
+                    self.pending = id as u8;
+                } else {
+                    self.complete_buy(id, short);
+                }
+            }
+            60..=65 => {
+                let g = Gems::unit((id - RETURN) as usize, 1);
+                self.tokens[p] = self.tokens[p].sub(g);
+                self.bank = self.bank.add(g);
+                if self.tokens[p].total() <= TOKEN_LIMIT {
+                    self.nobles_step();
+                }
+            }
+            66..=75 => {
+                self.claim_noble((id - NOBLE) as u8);
+                self.advance();
+            }
+            76..=327 => {
+                let pending = u16::from(self.pending);
+                self.pending = 0;
+                self.complete_buy(pending, PAYMENTS[(id - PAY) as usize]);
+            }
+            _ => {
+                self.passes += 1;
+                self.end_turn();
+            }
+        }
+    }
+
+    /// Pays for the card of buy id `id` with gold vector `g` and takes it.
+    fn complete_buy(&mut self, id: u16, g: Gems) {
+        let p = self.seat();
+        let card = self.buy_target(id);
+        let need = cards::cost(card).saturating_sub(self.bonus[p]);
+        let paid = need.sub(g).add(Gems::unit(GOLD, g.total() as u8));
+        self.tokens[p] = self.tokens[p].sub(paid);
+        self.bank = self.bank.add(paid);
+        if id < BUY_RESERVED {
+            let k = (id - BUY) as usize;
+            self.board[k / 4][k % 4] = self.draw(k / 4);
+        } else {
+            self.remove_reserved(p, (id - BUY_RESERVED) as usize);
+        }
+        self.owned[p].insert(card);
+        self.bonus[p] = self.bonus[p].add(Gems::unit(cards::bonus(card), 1));
+        self.points[p] += cards::points(card);
+        self.phase = Phase::Main;
+        self.end_turn();
+    }
+
+    fn remove_reserved(&mut self, p: usize, i: usize) {
+        let n = self.n_reserved[p] as usize;
+        self.reserved[p].copy_within(i + 1..n, i);
+        self.reserved[p][n - 1] = EMPTY;
+        self.n_reserved[p] -= 1;
+        let bits = (self.hidden >> (3 * p)) & 7;
+        let kept = (bits & ((1 << i) - 1)) | ((bits >> (i + 1)) << i);
+        self.hidden = (self.hidden & !(7 << (3 * p))) | (kept << (3 * p));
+    }
+
+    fn claim_noble(&mut self, noble: u8) {
+        let p = self.seat();
+        let n = self.n_display as usize;
+        if let Some(pos) = self.display[..n].iter().position(|&x| x == noble) {
+            self.display.copy_within(pos + 1..n, pos);
+            self.display[n - 1] = EMPTY;
+            self.n_display -= 1;
+        }
+        // Kept sorted by seat (claim order within a seat) so that a state
+        // rebuilt from JSON, which only has per-seat lists, compares equal.
+        let k = self.n_claimed as usize;
+        let at = self.claimed[..k]
+            .iter()
+            .take_while(|&&c| usize::from(c >> 4) <= p)
+            .count();
+        self.claimed.copy_within(at..k, at + 1);
+        self.claimed[at] = ((p as u8) << 4) | noble;
+        self.n_claimed += 1;
+        self.points[p] += cards::noble_points(noble);
+    }
+
+    /// End of the turn after the main action and its payment: returns, then nobles.
+    fn end_turn(&mut self) {
+        if self.tokens[self.seat()].total() > TOKEN_LIMIT {
+            self.phase = Phase::Return;
+        } else {
+            self.nobles_step();
+        }
+    }
+
+    fn nobles_step(&mut self) {
+        let m = self.qualifying_nobles(self.seat());
+        match m.count_ones() {
+            0 => self.advance(),
+            1 => {
+                self.claim_noble(m.trailing_zeros() as u8);
+                self.advance();
+            }
+            _ => self.phase = Phase::Noble,
+        }
+    }
+
+    fn advance(&mut self) {
+        self.turn += 1;
+        if self.end_reason().is_some() {
+            self.phase = Phase::Over;
+        } else {
+            self.current = (self.current + 1) % self.num_players;
+            self.phase = Phase::Main;
+        }
+    }
+
+    /// The end conditions checked after `turn` was incremented, in the documented order.
+    pub(crate) fn end_reason(&self) -> Option<EndReason> {
+        let n = u32::from(self.num_players);
+        let top = self.points[..n as usize].iter().copied().max().unwrap_or(0);
+        if self.turn > 0 && self.turn % n == 0 && top >= WINNING_POINTS {
+            Some(EndReason::Points)
+        } else if u32::from(self.passes) >= n {
+            Some(EndReason::Stalled)
+        } else if u64::from(self.turn) >= u64::from(self.turn_cap) * u64::from(n) {
+            Some(EndReason::Truncated)
+        } else {
+            None
+        }
+    }
+
+    /// The result once the game is over.
+    pub(crate) fn outcome_now(&self) -> Option<Outcome> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        let reason = self.end_reason().unwrap_or(EndReason::Truncated);
+        let n = self.num_players as usize;
+        let mut winners = 0u8;
+        if reason != EndReason::Truncated {
+            let top = self.points[..n].iter().copied().max().unwrap_or(0);
+            let fewest = (0..n)
+                .filter(|&p| self.points[p] == top)
+                .map(|p| self.owned[p].len())
+                .min()
+                .unwrap_or(0);
+            for p in 0..n {
+                if self.points[p] == top && self.owned[p].len() == fewest {
+                    winners |= 1 << p;
+                }
+            }
+        }
+        Some(Outcome {
+            winners,
+            reason,
+            num_players: self.num_players,
+        })
+    }
+
+    /// Scores (points) per seat.
+    pub(crate) fn scores_now(&self) -> [i32; MAX_PLAYERS] {
+        self.points.map(i32::from)
+    }
+}
