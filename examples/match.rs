@@ -65,6 +65,11 @@ fn main() -> Result<(), String> {
                             CutEval::Relative
                         }
                     }
+                    "mast" => {
+                        c.rollout = RolloutPolicy::Mast {
+                            epsilon: v.parse().map_err(|_| "bad epsilon")?,
+                        }
+                    }
                     "greedy" => {
                         c.rollout = RolloutPolicy::Greedy {
                             epsilon: v.parse().map_err(|_| "bad epsilon")?,

@@ -226,6 +226,11 @@ fn bad_arguments_are_errors() {
         ..cfg(10)
     })
     .contains("epsilon"));
+    assert!(err(SearchConfig {
+        rollout: RolloutPolicy::Mast { epsilon: f32::NAN },
+        ..cfg(10)
+    })
+    .contains("epsilon"));
     let mut done = position(1, &[0], &[1]);
     done.apply(Action(0)).unwrap();
     assert!(done.is_terminal());
@@ -245,6 +250,7 @@ fn every_policy_and_cut_runs_for_four_players() {
     for rollout in [
         RolloutPolicy::Random,
         RolloutPolicy::Greedy { epsilon: 0.2 },
+        RolloutPolicy::Mast { epsilon: 0.3 },
     ] {
         for cut_eval in [CutEval::Heuristic, CutEval::Relative] {
             for rollout_depth in [0, 3, 100] {
