@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import splendor
 from splendor.errors import ConfigError
-from splendor.play import main, make_bot
+from splendor.play import main, make_bot, redact
 
 
 def run(script: str, **kwargs: object) -> tuple[int, str]:
@@ -119,3 +119,21 @@ def test_cli_play_subcommand(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "you: take wug" in proc.stdout
     assert save.exists()
+
+
+def test_the_board_hides_the_bots_blind_reserves() -> None:
+    state = splendor.new_game("base", seed=5)
+    state.apply("take wug")
+    state.apply("reserve deck 1")  # seat 1 reserves blind
+    board = str(state)
+    assert "(blind)" in board
+    shown = redact(board, 0)
+    assert "?? (blind)" in shown
+    hidden_line = next(x for x in board.splitlines() if "(blind)" in x)
+    assert hidden_line not in shown
+    # The owner still sees the card.
+    assert redact(board, 1) == board
+    # And the session uses it: the bot's blind card does not reach the screen.
+    f = io.StringIO()
+    main(stdin=io.StringIO("quit\n"), stdout=f, bot="random", seed=5)
+    assert "(blind)" not in f.getvalue() or "?? (blind)" in f.getvalue()

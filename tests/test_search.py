@@ -32,7 +32,11 @@ def finished(variant: str) -> Any:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_bot_plays_legal_moves_in_every_variant(variant: str) -> None:
     state = opening(variant)
-    bots = [RandomBot(seed=1), GreedyBot(seed=1), MctsBot(iterations=50, seed=1)]
+    bots: list[RandomBot | GreedyBot | MctsBot] = [
+        RandomBot(seed=1),
+        GreedyBot(seed=1),
+        MctsBot(iterations=50, seed=1),
+    ]
     for _ in range(12):
         if state.is_terminal():
             break
@@ -221,7 +225,7 @@ def test_match_results_and_json() -> None:
 
 def test_match_bad_arguments() -> None:
     with pytest.raises(ConfigError, match="bot 1 is not a bot"):
-        play_match([RandomBot(), 42], games=2)
+        play_match([RandomBot(), 42], games=2)  # type: ignore[list-item]
     with pytest.raises(ConfigError, match="unknown bot"):
         play_match(["random", "alphago"], games=2)
     with pytest.raises(ConfigError, match="variant"):

@@ -10,6 +10,7 @@ lost to a typo.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -33,6 +34,28 @@ HELP = """commands:
   quit         leave the game"""
 
 Bot = _core.RandomBot | _core.GreedyBot | _core.MctsBot
+
+_SEAT_LINE = re.compile(r"^\W?seat (\d+):")
+_BLIND_CARD = re.compile(r"#\d+[^,]*?\s*\(blind\)")
+
+
+def redact(board: str, viewer: int) -> str:
+    """The board picture with the other seats' blind reserves hidden.
+
+    ``str(state)`` pictures the full state, including cards only their owner
+    may see; a person playing against the bots must not see them. Lines are
+    attributed to the seat whose ``seat N:`` line they follow.
+    """
+    out = []
+    seat: int | None = None
+    for line in board.splitlines():
+        m = _SEAT_LINE.match(line)
+        if m:
+            seat = int(m.group(1))
+        elif seat is not None and seat != viewer:
+            line = _BLIND_CARD.sub("?? (blind)", line)
+        out.append(line)
+    return "\n".join(out) + ("\n" if board.endswith("\n") else "")
 
 
 def make_bot(spec: str, seed: int) -> Bot:
@@ -94,7 +117,7 @@ class Session:
             self.stdout.write(CLEAR)
         else:
             self.say("=" * 60)
-        self.say(str(self.state))
+        self.say(redact(str(self.state), self.seat))
         scores = ", ".join(
             f"{'you' if p == self.seat else f'bot {p}'} {s}"
             for p, s in enumerate(self.state.scores())

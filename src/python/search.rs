@@ -335,7 +335,7 @@ impl PySearchResult {
     fn __repr__(&self) -> String {
         format!(
             "SearchResult(action={:?}, iterations={}, nodes={})",
-            self.action().__str__(),
+            (self.info.text)(self.result.action),
             self.result.iterations,
             self.result.nodes
         )
