@@ -191,9 +191,9 @@ def test_bad_arguments_raise_config_errors() -> None:
             bot.act(done)
     with pytest.raises(ConfigError, match="terminal"):
         search(done)
-    with pytest.raises(ConfigError, match="game state"):
+    with pytest.raises(TypeError, match="game state"):
         search("not a state")  # type: ignore[arg-type]
-    with pytest.raises(ConfigError, match="game state"):
+    with pytest.raises(TypeError, match="game state"):
         RandomBot().act(42)  # type: ignore[arg-type]
 
 

@@ -27,6 +27,7 @@ from splendor._core import (
     match,
     new_game,
     random_games,
+    random_playout,
     search,
 )
 from splendor.errors import (
@@ -66,5 +67,6 @@ __all__ = [
     "match",
     "new_game",
     "random_games",
+    "random_playout",
     "search",
 ]

@@ -8,6 +8,24 @@ import numpy.typing as npt
 
 from splendor.protocol import GameState
 
+__all__ = [
+    "VARIANTS",
+    "Action",
+    "BaseState",
+    "GreedyBot",
+    "MatchResult",
+    "MctsBot",
+    "Outcome",
+    "RandomBot",
+    "SearchResult",
+    "from_json",
+    "new_game",
+    "random_games",
+    "random_playout",
+    "search",
+    "match",
+]
+
 VARIANTS: Final[tuple[str, ...]]
 """The variant names this build supports, e.g. ``("base",)``."""
 
@@ -42,7 +60,7 @@ class Action:
 
     def __int__(self) -> int: ...
     def __index__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
 
@@ -85,10 +103,11 @@ class Outcome:
             when truncated).
         """
 
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
 
+@final
 class BaseState:
     """A Splendor (base game) state; mutable, ``child`` and ``clone`` copy it.
 
@@ -230,7 +249,7 @@ class BaseState:
             InvalidActionError: The id is out of range.
         """
 
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __copy__(self) -> BaseState: ...
     def __deepcopy__(self, memo: Any, /) -> BaseState: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
@@ -297,6 +316,24 @@ def random_games(
         ConfigError: Unknown variant or bad options.
     """
 
+def random_playout(state: BaseState, seed: int) -> int:
+    """Plays ``state`` to the end in place with uniformly random legal actions.
+
+    Each decision picks ``SplitMix64(seed).below(len(legal))`` from the
+    ascending legal list, exactly as ``splendor.reference.random_playout``.
+
+    Args:
+        state: A state of any variant.
+        seed: Seed of the SplitMix64 stream (``0..2**64``).
+
+    Returns:
+        The number of decisions played.
+
+    Raises:
+        TypeError: ``state`` is not a splendor state.
+        ConfigError: Bad seed.
+    """
+
 # --- search, bots and matches (src/python/search.rs) ---
 
 class RandomBot:
@@ -311,7 +348,8 @@ class RandomBot:
         """The action this bot plays in ``state`` (any variant).
 
         Raises:
-            ConfigError: ``state`` is finished or is not a game state.
+            ConfigError: ``state`` is finished.
+            TypeError: ``state`` is not a game state.
         """
 
 class GreedyBot:
@@ -325,7 +363,8 @@ class GreedyBot:
         """The action this bot plays in ``state`` (any variant).
 
         Raises:
-            ConfigError: ``state`` is finished or is not a game state.
+            ConfigError: ``state`` is finished.
+            TypeError: ``state`` is not a game state.
         """
 
 class MctsBot:
@@ -372,7 +411,8 @@ class MctsBot:
         """Searches ``state`` (GIL released) and returns the chosen action.
 
         Raises:
-            ConfigError: ``state`` is finished or is not a game state.
+            ConfigError: ``state`` is finished.
+            TypeError: ``state`` is not a game state.
         """
 
 @final
@@ -416,7 +456,8 @@ def search(
     arguments are those of :class:`MctsBot`.
 
     Raises:
-        ConfigError: Bad arguments, a finished game or not a game state.
+        ConfigError: Bad arguments or a finished game.
+        TypeError: ``state`` is not a game state.
     """
 
 class _BotResult(TypedDict):

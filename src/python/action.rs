@@ -269,7 +269,7 @@ impl PyOutcome {
         let winners: Vec<String> = self.winners.iter().map(u8::to_string).collect();
         let comma = if winners.len() == 1 { "," } else { "" };
         format!(
-            "Outcome(winners=({}{comma}), reason={:?}, num_players={})",
+            "Outcome(winners=({}{comma}), reason='{}', num_players={})",
             winners.join(", "),
             self.reason,
             self.num_players

@@ -1,7 +1,8 @@
 //! `random_games`: many uniformly random games in one Python call, played in
 //! Rust with the GIL released, so Python pays the call overhead once.
 
-use crate::game::{ActionList, Config, Game, MAX_PLAYERS};
+use crate::game::{Config, Game, MAX_PLAYERS};
+use crate::playout::random_playout;
 use crate::rng::SplitMix64;
 use std::time::Instant;
 
@@ -18,23 +19,9 @@ pub(crate) struct Totals {
     pub elapsed: f64,
 }
 
-/// Uniform random play to the end, as `splendor::playout::random_playout`
-/// and the reference engine's `random_playout` do (`rng.below(len)` over the
-/// ascending legal list), returning the number of decisions.
-fn playout<G: Game>(state: &mut G, rng: &mut SplitMix64) -> u64 {
-    let mut list = ActionList::new();
-    let mut decisions = 0;
-    while !state.is_terminal() {
-        state.legal_actions(&mut list);
-        let i = rng.below(list.len() as u64) as usize;
-        state.apply_unchecked(list.as_slice()[i]);
-        decisions += 1;
-    }
-    decisions
-}
-
 /// Plays `n` games: game `i` is dealt from seed `seed + i` and played with
-/// `SplitMix64(seed + i)`, so the reference engine can replay any of them.
+/// `SplitMix64(seed + i)` by [`random_playout`], so the reference engine's
+/// `random_playout` replays any of them.
 pub(crate) fn run<G: Game>(config: Config, n: u64) -> Result<Totals, crate::game::GameError> {
     // Validate the configuration once, before timing.
     G::new_game(&config)?;
@@ -44,7 +31,7 @@ pub(crate) fn run<G: Game>(config: Config, n: u64) -> Result<Totals, crate::game
         let s = config.seed.wrapping_add(i);
         let mut state = G::new_game(&Config { seed: s, ..config })?;
         let mut rng = SplitMix64::new(s);
-        t.decisions += playout(&mut state, &mut rng);
+        t.decisions += random_playout(&mut state, &mut rng) as u64;
         t.turns += u64::from(state.turns());
         if let Some(o) = state.outcome() {
             t.truncated += u64::from(o.truncated());

@@ -56,6 +56,22 @@ macro_rules! variants {
             )))
         }
 
+        /// Runs `v` on the Rust state inside any variant's state object (a
+        /// `TypeError` for anything else), so binding code written once over
+        /// `G: Game` (playouts, bots, search) serves every variant.
+        pub(crate) fn visit_state<V: StateVisitor>(obj: &Bound<'_, PyAny>, v: V) -> PyResult<V::Output> {
+            $( if let Ok(s) = obj.cast::<$py>() {
+                let mut s = s.try_borrow_mut()?;
+                return Ok(v.visit(&mut s.inner));
+            } )*
+            let _ = v;
+            Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "expected a splendor state ({}), got {}",
+                VARIANTS.join(", "),
+                obj.get_type().name()?
+            )))
+        }
+
         fn run_random_games(py: Python<'_>, variant: &str, config: Config, n: u64) -> PyResult<games::Totals> {
             $( if variant == <$g as Game>::VARIANT {
                 return action::ok(py.detach(|| games::run::<$g>(config, n)));
@@ -70,6 +86,31 @@ variants! {
     BaseState("BaseState") = crate::variants::base::BaseState;
 }
 
+/// Code to run on the Rust state of any variant: see `visit_state`.
+pub(crate) trait StateVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs on the state (mutably: a visitor that only reads may clone).
+    fn visit<G: Game>(self, state: &mut G) -> Self::Output;
+}
+
+struct RandomPlayout(u64);
+
+impl StateVisitor for RandomPlayout {
+    type Output = usize;
+    fn visit<G: Game>(self, state: &mut G) -> usize {
+        crate::playout::random_playout(state, &mut crate::rng::SplitMix64::new(self.0))
+    }
+}
+
+/// Plays `state` to the end in place with uniformly random legal actions
+/// (`SplitMix64(seed).below(len)` over the ascending legal list, as the
+/// reference engine's `random_playout`); returns the number of decisions.
+#[pyfunction]
+fn random_playout(state: &Bound<'_, PyAny>, seed: Seed) -> PyResult<usize> {
+    visit_state(state, RandomPlayout(seed.0))
+}
+
 fn unknown_variant(variant: &str) -> PyErr {
     errors::config(format!(
         "unknown variant {variant:?}; expected one of {}",
@@ -79,14 +120,14 @@ fn unknown_variant(variant: &str) -> PyErr {
 
 /// Deals a new game of `variant`.
 #[pyfunction]
-#[pyo3(signature = (variant, *, players=2, seed=Seed(0), turn_cap=100))]
+#[pyo3(signature = (variant, *, players=None, seed=Seed(0), turn_cap=None))]
 #[pyo3(text_signature = "(variant, *, players=2, seed=0, turn_cap=100)")]
 fn new_game(
     py: Python<'_>,
     variant: &str,
-    players: i64,
+    players: Option<&Bound<'_, PyAny>>,
     seed: Seed,
-    turn_cap: i64,
+    turn_cap: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let config = state::config(players, seed, turn_cap)?;
     new_state(py, variant, &config)
@@ -114,18 +155,19 @@ fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 
 /// Plays `n` uniformly random games in Rust with the GIL released.
 #[pyfunction]
-#[pyo3(signature = (variant, n, *, players=2, seed=Seed(0), turn_cap=100))]
+#[pyo3(signature = (variant, n, *, players=None, seed=Seed(0), turn_cap=None))]
 #[pyo3(text_signature = "(variant, n, *, players=2, seed=0, turn_cap=100)")]
 fn random_games<'py>(
     py: Python<'py>,
     variant: &str,
-    n: i64,
-    players: i64,
+    n: &Bound<'py, PyAny>,
+    players: Option<&Bound<'_, PyAny>>,
     seed: Seed,
-    turn_cap: i64,
+    turn_cap: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let n = state::int_arg(Some(n), "n", 0)?;
     let n = u64::try_from(n)
-        .map_err(|_| errors::config(format!("n must be a non-negative int, not {n}")))?;
+        .map_err(|_| errors::config(format!("n must be a non-negative int, got {n}")))?;
     let config = state::config(players, seed, turn_cap)?;
     let t = run_random_games(py, variant, config, n)?;
     let d = PyDict::new(py);
@@ -151,6 +193,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(new_game, m)?)?;
     m.add_function(wrap_pyfunction!(from_json, m)?)?;
     m.add_function(wrap_pyfunction!(random_games, m)?)?;
+    m.add_function(wrap_pyfunction!(random_playout, m)?)?;
     search::register(m)?;
     Ok(())
 }

@@ -64,7 +64,8 @@ pub(crate) fn not_a_state(obj: &Bound<'_, PyAny>) -> PyErr {
         .name()
         .map(|n| n.to_string())
         .unwrap_or_else(|_| "?".into());
-    errors::config(format!(
+    // TypeError, as for every other binding that is handed a non-state.
+    pyo3::exceptions::PyTypeError::new_err(format!(
         "expected a game state (e.g. BaseState from splendor.new_game), not {name}"
     ))
 }

@@ -8,10 +8,11 @@ use crate::game::{ActionList, Config, Game, Player};
 use crate::rng::SplitMix64;
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyBool, PyInt, PyString};
 
 /// Reads a seat argument, rejecting anything outside `0..num_players`.
-pub(crate) fn seat<G: Game>(g: &G, player: i64) -> PyResult<Player> {
+pub(crate) fn seat<G: Game>(g: &G, player: SeatArg) -> PyResult<Player> {
+    let player = player.0;
     let n = g.num_players();
     if player >= 0 && (player as u64) < n as u64 {
         Ok(player as Player)
@@ -30,19 +31,63 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        obj.extract::<u64>().map(Seed).map_err(|_| {
-            errors::config(format!(
-                "seed must be an int in 0..2**64, not {}",
-                obj.as_any()
-            ))
-        })
+        if !obj.is_instance_of::<PyBool>() {
+            if let Ok(v) = obj.extract::<u64>() {
+                return Ok(Seed(v));
+            }
+        }
+        Err(errors::config(format!(
+            "seed must be an int in 0..2**64, got {}",
+            obj.repr()?
+        )))
     }
 }
 
+/// A seat argument: an int (not a bool); its range is checked against the state.
+#[derive(Clone, Copy)]
+pub(crate) struct SeatArg(pub i64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for SeatArg {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if !obj.is_instance_of::<PyBool>() && obj.is_instance_of::<PyInt>() {
+            // Out of i64 is out of range all the same.
+            return Ok(SeatArg(obj.extract::<i64>().unwrap_or(i64::MAX)));
+        }
+        Err(errors::config(format!(
+            "player must be an integer, got {}",
+            obj.repr()?
+        )))
+    }
+}
+
+/// Reads an integer option (`players`, `turn_cap`, `n`): an int, not a bool,
+/// else a `ConfigError` naming the option (as the reference engine raises).
+pub(crate) fn int_arg(obj: Option<&Bound<'_, PyAny>>, name: &str, default: i64) -> PyResult<i64> {
+    let Some(obj) = obj else {
+        return Ok(default);
+    };
+    if !obj.is_instance_of::<PyBool>() && obj.is_instance_of::<PyInt>() {
+        // Huge values are rejected by the range checks that follow.
+        return Ok(obj.extract::<i64>().unwrap_or(i64::MAX));
+    }
+    Err(errors::config(format!(
+        "{name} must be an integer, got {}",
+        obj.repr()?
+    )))
+}
+
 /// Builds a `Config` from the keyword arguments of `new_game`.
-pub(crate) fn config(players: i64, seed: Seed, turn_cap: i64) -> PyResult<Config> {
+pub(crate) fn config(
+    players: Option<&Bound<'_, PyAny>>,
+    seed: Seed,
+    turn_cap: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Config> {
+    let players = int_arg(players, "players", 2)?;
+    let turn_cap = int_arg(turn_cap, "turn_cap", 100)?;
     let num_players = u8::try_from(players)
-        .map_err(|_| errors::config(format!("unsupported player count {players}")))?;
+        .map_err(|_| errors::config(format!("players must be 2, 3 or 4, got {players}")))?;
     let turn_cap = u32::try_from(turn_cap)
         .ok()
         .filter(|&c| c > 0)
@@ -112,7 +157,7 @@ pub(crate) fn scores<G: Game>(g: &G) -> Vec<i32> {
 pub(crate) fn observation<'py, G: Game>(
     py: Python<'py>,
     g: &G,
-    player: i64,
+    player: SeatArg,
 ) -> PyResult<Bound<'py, PyArray1<f32>>> {
     let p = seat(g, player)?;
     let mut out = vec![0.0f32; G::OBSERVATION_SIZE];
@@ -120,7 +165,7 @@ pub(crate) fn observation<'py, G: Game>(
     Ok(PyArray1::from_vec(py, out))
 }
 
-pub(crate) fn to_json<G: Game>(g: &G, player: Option<i64>) -> PyResult<String> {
+pub(crate) fn to_json<G: Game>(g: &G, player: Option<SeatArg>) -> PyResult<String> {
     let viewer = player.map(|p| seat(g, p)).transpose()?;
     Ok(g.to_json(viewer))
 }
@@ -135,7 +180,7 @@ pub(crate) fn from_json<G: Game>(text: &Bound<'_, PyAny>) -> PyResult<G> {
     ok(G::from_json(s.to_str()?))
 }
 
-pub(crate) fn determinize<G: Game>(g: &G, player: i64, seed: Seed) -> PyResult<G> {
+pub(crate) fn determinize<G: Game>(g: &G, player: SeatArg, seed: Seed) -> PyResult<G> {
     let p = seat(g, player)?;
     let mut rng = SplitMix64::new(seed.0);
     Ok(g.determinize(p, &mut rng))
@@ -157,8 +202,9 @@ pub(crate) fn action_from_id<G: Game>(id: &Bound<'_, PyAny>) -> PyResult<PyActio
 
 pub(crate) fn repr<G: Game>(class: &str, g: &G) -> String {
     format!(
-        "<{class} players={} current_player={} scores={:?}{}>",
+        "<{class} players={} turn={} current_player={} scores={:?}{}>",
         g.num_players(),
+        g.turns(),
         current_player(g),
         scores(g),
         match g.outcome() {
@@ -265,20 +311,23 @@ macro_rules! py_state {
             fn observation<'py>(
                 &self,
                 py: pyo3::Python<'py>,
-                player: i64,
+                player: $crate::python::state::SeatArg,
             ) -> pyo3::PyResult<pyo3::Bound<'py, numpy::PyArray1<f32>>> {
                 $crate::python::state::observation(py, &self.inner, player)
             }
 
             #[pyo3(signature = (player=None))]
-            fn to_json(&self, player: Option<i64>) -> pyo3::PyResult<String> {
+            fn to_json(
+                &self,
+                player: Option<$crate::python::state::SeatArg>,
+            ) -> pyo3::PyResult<String> {
                 $crate::python::state::to_json(&self.inner, player)
             }
 
             #[pyo3(signature = (player, *, seed))]
             fn determinize(
                 &self,
-                player: i64,
+                player: $crate::python::state::SeatArg,
                 seed: $crate::python::state::Seed,
             ) -> pyo3::PyResult<Self> {
                 $crate::python::state::determinize(&self.inner, player, seed)

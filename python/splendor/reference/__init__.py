@@ -3,3 +3,53 @@
 Same public API and exceptions as :mod:`splendor`, the same game from the same
 seed, written for clarity. Never imports ``splendor._core``.
 """
+
+from __future__ import annotations
+
+from splendor.errors import ConfigError, InvalidStateError
+from splendor.reference.base import BaseState, new_base_game
+from splendor.reference.base_json import parse_json
+from splendor.reference.common import Action, Outcome
+from splendor.reference.rng import SplitMix64
+
+VARIANTS = ("base",)
+
+
+def new_game(variant: str, *, players: int = 2, seed: int = 0, turn_cap: int = 100) -> BaseState:
+    """Deal a new game of ``variant`` (ConfigError for an unknown variant or bad option)."""
+    if variant == "base":
+        return new_base_game(players, seed, turn_cap)
+    raise ConfigError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
+
+
+def from_json(text: str) -> BaseState:
+    """Load a full-state JSON of any variant, dispatching on its ``"variant"`` field."""
+    variant = parse_json(text).get("variant")
+    if variant == "base":
+        return BaseState.from_json(text)
+    raise InvalidStateError(f"unknown variant {variant!r} in state JSON")
+
+
+def random_playout(state: BaseState, seed: int) -> int:
+    """Play uniformly random legal actions until the game ends; return the decision count.
+
+    Each choice is ``SplitMix64(seed).below(len(legal))`` from one stream, so the
+    Rust engine plays the same game from the same state and seed.
+    """
+    rng = SplitMix64(seed)
+    decisions = 0
+    while not state.is_terminal():
+        legal = state.legal_action_ids()
+        state.apply_unchecked(legal[rng.below(len(legal))])
+        decisions += 1
+    return decisions
+
+
+__all__ = [
+    "Action",
+    "BaseState",
+    "Outcome",
+    "from_json",
+    "new_game",
+    "random_playout",
+]

@@ -375,7 +375,7 @@ impl BaseState {
             if !current.is_null() {
                 return Err(bad("`current` must be null when the game is over".into()));
             }
-            if !over_now {
+            if !over_now || self.turn == 0 {
                 return Err(bad("phase is `over` but no end condition holds".into()));
             }
             self.current = ((self.turn + n as u32 - 1) % n as u32) as u8;
@@ -411,7 +411,8 @@ impl BaseState {
             // At the start of a round nobody but the player now mid-turn may
             // have reached 15: the round's end would have finished the game.
             if self.turn > 0 && self.turn as usize % n == 0 {
-                let mover_may = matches!(phase, Phase::Return | Phase::Noble);
+                // Only a buy raises points, and only `noble` can follow a buy.
+                let mover_may = phase == Phase::Noble;
                 if (0..n)
                     .any(|p| self.points[p] >= WINNING_POINTS && !(mover_may && p == c as usize))
                 {

@@ -32,6 +32,10 @@ impl Game for BaseState {
         self.num_players as usize
     }
     #[inline]
+    fn turns(&self) -> u32 {
+        self.turn()
+    }
+    #[inline]
     fn current_player(&self) -> Option<Player> {
         (self.phase != Phase::Over).then_some(self.current)
     }

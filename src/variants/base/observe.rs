@@ -42,9 +42,9 @@ impl BaseState {
             for s in 0..4 {
                 let c = self.board[l][s];
                 if c != EMPTY {
+                    // No `present` flag: level ≥ 1 marks a card (docs/base.md).
                     let at = BOARD_AT + 12 * (4 * l + s);
-                    out[at] = 1.0;
-                    card_features(c, &mut out[at + 1..at + 12]);
+                    card_features(c, &mut out[at..at + 12]);
                 }
             }
             out[DECKS_AT + l] = self.deck_size(l) as f32;

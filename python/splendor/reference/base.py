@@ -1,0 +1,232 @@
+"""Splendor (base game, 2-4 players): the reference engine's public state class.
+
+The rules live in :mod:`splendor.reference.base_state`; this module adds setup, the
+checked API of docs/contract.md (Python surface), JSON, observations and
+determinization. Every method that can fail leaves the state unchanged.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import numpy.typing as npt
+
+from splendor.errors import ConfigError, IllegalActionError, InvalidActionError
+from splendor.reference import base_actions as A
+from splendor.reference.base_data import LEVEL_IDS, NOBLES, NUM_LEVELS, SLOTS
+from splendor.reference.base_json import from_obj, parse_json, to_obj
+from splendor.reference.base_state import (
+    GEMS_PER_COLOUR,
+    GOLD_TOKENS,
+    MAX_TURN_CAP,
+    BaseCore,
+    PlayerState,
+)
+from splendor.reference.base_view import OBSERVATION_SIZE, observation, render
+from splendor.reference.common import Action, Outcome, action_id, dump_json
+from splendor.reference.rng import SplitMix64
+
+NUM_ACTIONS = A.NUM_ACTIONS
+VARIANT = "base"
+__all__ = ["NUM_ACTIONS", "OBSERVATION_SIZE", "BaseState", "new_base_game"]
+
+
+def _check_int(value: object, name: str, lo: int, hi: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ConfigError(f"{name} must be an integer, got {value!r}")
+    if not lo <= value <= hi:
+        raise ConfigError(f"{name} must be in {lo}..{hi}, got {value}")
+    return value
+
+
+def _as_int(value: object) -> object:
+    """NumPy integers (e.g. from ``argmax`` over a mask) count as int ids; bool does not."""
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
+def _action(a: int) -> Action:
+    return Action(VARIANT, a, A.action_text(a))
+
+
+class BaseState(BaseCore):
+    """A game of Splendor (base). Build one with :func:`new_base_game` or :meth:`from_json`."""
+
+    variant = VARIANT
+    num_actions = NUM_ACTIONS
+    observation_size = OBSERVATION_SIZE
+
+    # ------------------------------------------------------------- construction
+
+    @classmethod
+    def new(cls, players: int = 2, seed: int = 0, turn_cap: int = 100) -> BaseState:
+        """Deal a new game exactly as docs/base.md (Setup) orders the draws."""
+        n = _check_int(players, "players", 2, 4)
+        seed = _check_int(seed, "seed", 0, 2**64 - 1)
+        turn_cap = _check_int(turn_cap, "turn_cap", 1, MAX_TURN_CAP)
+        rng = SplitMix64(seed)
+        decks = []
+        for level in range(NUM_LEVELS):
+            deck = list(LEVEL_IDS[level])
+            rng.shuffle(deck)
+            decks.append(deck)
+        nobles = list(range(len(NOBLES)))
+        rng.shuffle(nobles)
+        state = cls.__new__(cls)
+        state.num_players, state.turn_cap, state.turn, state.passes = n, turn_cap, 0, 0
+        state.phase, state.pending = "main", None
+        state.board = [list[int | None](deck[:SLOTS]) for deck in decks]
+        state.decks = [deck[SLOTS:] for deck in decks]
+        state.nobles = nobles[: n + 1]
+        state.bank = [GEMS_PER_COLOUR[n]] * 5 + [GOLD_TOKENS]
+        state.players = [PlayerState() for _ in range(n)]
+        return state
+
+    @classmethod
+    def from_json(cls, text: str) -> BaseState:
+        """Load and validate a full state (InvalidStateError naming the problem)."""
+        state = cls.__new__(cls)
+        from_obj(parse_json(text), state)
+        return state
+
+    def clone(self) -> BaseState:
+        return copy.deepcopy(self)
+
+    # ------------------------------------------------------------------ actions
+
+    def action_from_id(self, i: int) -> Action:
+        """The Action of id ``i`` (InvalidActionError when out of range or not an int)."""
+        value = _as_int(i)
+        if isinstance(value, (Action, bool)) or not isinstance(value, int):
+            raise InvalidActionError(f"an action id must be an int, not {type(i).__name__}")
+        a = action_id(value, NUM_ACTIONS)
+        assert a is not None
+        return _action(a)
+
+    def action_from_text(self, text: str) -> Action:
+        """Parse action text (InvalidActionError naming the text on failure)."""
+        if not isinstance(text, str):
+            raise InvalidActionError(f"action text must be a str, not {type(text).__name__}")
+        return _action(A.parse_action(text))
+
+    def _resolve(self, a: Action | int | str) -> int:
+        found = action_id(_as_int(a), NUM_ACTIONS)
+        if found is None:
+            assert isinstance(a, str)
+            return A.parse_action(a)
+        if isinstance(a, Action) and (a.variant != VARIANT or not 0 <= a.id < NUM_ACTIONS):
+            raise InvalidActionError(f"`{a}` is a {a.variant} action, not a base-game action")
+        return found
+
+    def legal_action_ids(self) -> list[int]:
+        return self.legal_ids()
+
+    def legal_actions(self) -> list[Action]:
+        return [_action(a) for a in self.legal_ids()]
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        mask[self.legal_ids()] = True
+        return mask
+
+    def apply(self, a: Action | int | str) -> None:
+        """Play an action given as an Action, an id or text; the state is unchanged on error."""
+        i = self._resolve(a)
+        if self.phase == "over":
+            raise IllegalActionError(f"the game is over; `{A.action_text(i)}` cannot be played")
+        if i not in self.legal_ids():
+            raise IllegalActionError(
+                f"`{A.action_text(i)}` is not legal now (phase {self.phase},"
+                f" player {self.current_player})"
+            )
+        self.apply_unchecked(i)
+
+    def child(self, a: Action | int | str) -> BaseState:
+        out = self.clone()
+        out.apply(a)
+        return out
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def current_player(self) -> int:
+        """The seat to decide; -1 when the game is over."""
+        current = self.current
+        return -1 if current is None else current
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def outcome(self) -> Outcome | None:
+        reason = self.end_reason() if self.phase == "over" else None
+        if reason is None:
+            return None
+        winners = () if reason == "truncated" else self.winners()
+        return Outcome(winners, reason, self.num_players)
+
+    def returns(self) -> list[float]:
+        outcome = self.outcome()
+        return [0.0] * self.num_players if outcome is None else outcome.returns()
+
+    def _seat(self, player: object) -> int:
+        return _check_int(player, "player", 0, self.num_players - 1)
+
+    def observation(self, player: int) -> npt.NDArray[np.float32]:
+        """Float32 vector of length 432 (docs/base.md, Observation) from ``player``'s seat."""
+        return observation(self, self._seat(player))
+
+    def to_json(self, player: int | None = None) -> str:
+        """Canonical JSON of the full state, or of ``player``'s view (hidden cards null)."""
+        viewer = None if player is None else self._seat(player)
+        return dump_json(to_obj(self, viewer))
+
+    def determinize(self, player: int, *, seed: int) -> BaseState:
+        """A full state consistent with ``player``'s view, unseen cards resampled.
+
+        Per level (1, 2, 3 in order), the pool of the deck and the opponents' hidden
+        reserves of that level is sorted, shuffled with ``SplitMix64(seed)``, and
+        dealt back: opponents' hidden reserves (seat ascending, reserve order), then
+        the deck from the top (docs/contract.md, Randomness).
+        """
+        observer = self._seat(player)
+        rng = SplitMix64(_check_int(seed, "seed", 0, 2**64 - 1))
+        out = self.clone()
+        for level in range(NUM_LEVELS):
+            slots = [
+                r
+                for seat, p in enumerate(out.players)
+                if seat != observer
+                for r in p.reserved
+                if r.hidden and r.level == level + 1
+            ]
+            pool = sorted([r.card for r in slots] + out.decks[level])
+            rng.shuffle(pool)
+            for r, card in zip(slots, pool[: len(slots)], strict=True):
+                r.card = card
+            out.decks[level] = pool[len(slots) :]
+        return out
+
+    # ------------------------------------------------------------------ dunders
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BaseState):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        return render(self)
+
+    def __repr__(self) -> str:
+        return (
+            f"<BaseState players={self.num_players} turn={self.turn} phase={self.phase}"
+            f" current={self.current_player} scores={self.scores()}>"
+        )
+
+
+def new_base_game(players: int = 2, seed: int = 0, turn_cap: int = 100) -> BaseState:
+    """Deal a new base game (ConfigError on a bad player count, seed or turn cap)."""
+    return BaseState.new(players, seed, turn_cap)
