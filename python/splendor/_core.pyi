@@ -19,11 +19,11 @@ __all__ = [
     "RandomBot",
     "SearchResult",
     "from_json",
+    "match",
     "new_game",
     "random_games",
     "random_playout",
     "search",
-    "match",
 ]
 
 VARIANTS: Final[tuple[str, ...]]
@@ -336,6 +336,7 @@ def random_playout(state: BaseState, seed: int) -> int:
 
 # --- search, bots and matches (src/python/search.rs) ---
 
+@final
 class RandomBot:
     """Plays a uniformly random legal action; seeded, so reproducible.
 
@@ -343,7 +344,7 @@ class RandomBot:
         seed: Seeds the bot's own random stream (an int in ``0..2**64``).
     """
 
-    def __init__(self, seed: int = 0) -> None: ...
+    def __new__(cls, seed: int = 0) -> RandomBot: ...
     def act(self, state: GameState) -> Action:
         """The action this bot plays in ``state`` (any variant).
 
@@ -352,13 +353,14 @@ class RandomBot:
             TypeError: ``state`` is not a game state.
         """
 
+@final
 class GreedyBot:
     """One ply greedy: the action whose result has the best heuristic for the mover.
 
     Ties are broken by the seeded random stream.
     """
 
-    def __init__(self, seed: int = 0) -> None: ...
+    def __new__(cls, seed: int = 0) -> GreedyBot: ...
     def act(self, state: GameState) -> Action:
         """The action this bot plays in ``state`` (any variant).
 
@@ -367,6 +369,7 @@ class GreedyBot:
             TypeError: ``state`` is not a game state.
         """
 
+@final
 class MctsBot:
     """Information-set MCTS with determinization (reads nothing hidden).
 
@@ -385,8 +388,8 @@ class MctsBot:
         ConfigError: A zero or negative budget, NaN time, zero threads, etc.
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         iterations: int | None = None,
         time_limit: float | None = None,
         threads: int = 1,
@@ -394,7 +397,7 @@ class MctsBot:
         max_nodes: int = 1048576,
         rollout_depth: int = 24,
         exploration: float = 0.7,
-    ) -> None: ...
+    ) -> MctsBot: ...
     @property
     def iterations(self) -> int:
         """The iteration budget (0: time only)."""

@@ -116,7 +116,7 @@ pub(crate) struct PyRandomBot {
 #[pymethods]
 impl PyRandomBot {
     #[new]
-    #[pyo3(signature = (seed=Seed(0)))]
+    #[pyo3(signature = (seed=Seed(0)), text_signature = "(seed=0)")]
     fn new(seed: Seed) -> Self {
         Self {
             bot: AnyBot::Random(bots::RandomBot::new(seed.0)),
@@ -145,7 +145,7 @@ pub(crate) struct PyGreedyBot {
 #[pymethods]
 impl PyGreedyBot {
     #[new]
-    #[pyo3(signature = (seed=Seed(0)))]
+    #[pyo3(signature = (seed=Seed(0)), text_signature = "(seed=0)")]
     fn new(seed: Seed) -> Self {
         Self {
             bot: AnyBot::Greedy(bots::GreedyBot::new(seed.0)),
@@ -216,6 +216,9 @@ pub(crate) struct PyMctsBot {
 impl PyMctsBot {
     #[new]
     #[pyo3(signature = (iterations=None, time_limit=None, threads=1, seed=Seed(0), max_nodes=DEFAULT_MAX_NODES, rollout_depth=24, exploration=0.7))]
+    #[pyo3(
+        text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<i64>,
@@ -363,6 +366,9 @@ impl StateFn for SearchFn<'_> {
 /// Searches `state` for the player to move, with the GIL released.
 #[pyfunction]
 #[pyo3(signature = (state, *, iterations=None, time_limit=None, threads=1, seed=Seed(0), max_nodes=DEFAULT_MAX_NODES, rollout_depth=24, exploration=0.7))]
+#[pyo3(
+    text_signature = "(state, *, iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn search(
     py: Python<'_>,
@@ -532,6 +538,9 @@ impl VariantFn for MatchFn {
 /// `threads` games at a time, with the GIL released.
 #[pyfunction(name = "match")]
 #[pyo3(signature = (bots, *, variant="base", players=2, games=100, seed=Seed(0), threads=1, turn_cap=100, progress=None))]
+#[pyo3(
+    text_signature = "(bots, *, variant='base', players=2, games=100, seed=0, threads=1, turn_cap=100, progress=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn play(
     py: Python<'_>,
@@ -550,15 +559,24 @@ fn play(
         .enumerate()
         .map(|(i, b)| bot_spec(i, &b?))
         .collect::<PyResult<_>>()?;
-    let config = super::state::config(players, seed, turn_cap)?;
+    // The game itself checks the player count (per variant) when the match
+    // starts; here only the integer range.
+    let players = u8::try_from(players)
+        .map_err(|_| errors::config(format!("players must be 2, 3 or 4, got {players}")))?;
+    let turn_cap = u32::try_from(turn_cap)
+        .ok()
+        .filter(|&c| c > 0)
+        .ok_or_else(|| {
+            errors::config(format!("turn_cap must be a positive int, not {turn_cap}"))
+        })?;
     let cfg = MatchConfig {
         bots: specs,
-        players: config.num_players,
+        players,
         games: usize::try_from(games)
             .map_err(|_| errors::config(format!("games must be positive, got {games}")))?,
         seed: seed.0,
         threads: usize::try_from(threads).unwrap_or(0),
-        turn_cap: config.turn_cap,
+        turn_cap,
     };
     // Resolve the variant with the GIL held, then play without it.
     if super::variant_info(variant).is_none() {
