@@ -4,6 +4,8 @@
 
 #[path = "build/base.rs"]
 mod base;
+#[path = "build/duel.rs"]
+mod duel;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
@@ -14,4 +16,5 @@ fn main() {
     );
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     base::generate(&root, &out);
+    duel::generate(&root, &out);
 }

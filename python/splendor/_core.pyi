@@ -12,6 +12,7 @@ __all__ = [
     "VARIANTS",
     "Action",
     "BaseState",
+    "DuelState",
     "GreedyBot",
     "MatchResult",
     "MctsBot",
@@ -254,6 +255,153 @@ class BaseState:
     def __deepcopy__(self, memo: Any, /) -> BaseState: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
 
+@final
+class DuelState:
+    """A Splendor Duel state (2 players); mutable, ``child`` and ``clone`` copy it.
+
+    The action table, JSON format and observation layout are in ``docs/duel.md``.
+    States compare equal when their full JSON is equal; they are not hashable.
+    ``str(state)`` draws the board; pickle and ``copy.deepcopy`` work.
+    """
+
+    __hash__: None  # type: ignore[assignment]
+
+    @staticmethod
+    def from_json(text: str) -> DuelState:
+        """Loads and validates a full state.
+
+        Args:
+            text: JSON text as written by ``to_json()``.
+
+        Returns:
+            The state.
+
+        Raises:
+            InvalidStateError: The JSON is malformed, a view, or inconsistent
+                (the message names the problem).
+        """
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions, ascending by id (empty once the game is over)."""
+
+    def legal_action_ids(self) -> list[int]:
+        """The legal action ids, ascending."""
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A boolean array of length ``num_actions``, true at the legal ids."""
+
+    def apply(self, action: Action | SupportsIndex | str) -> None:
+        """Plays an action in place.
+
+        Args:
+            action: An ``Action``, an int id or the action text.
+
+        Raises:
+            IllegalActionError: The action is not legal now (the state is unchanged).
+            InvalidActionError: The text does not parse, the id is out of
+                range, or the argument has the wrong type.
+        """
+
+    def child(self, action: Action | SupportsIndex | str) -> DuelState:
+        """The state after ``action``; this one is unchanged.
+
+        Args:
+            action: An ``Action``, an int id or the action text.
+
+        Returns:
+            A new state.
+
+        Raises:
+            IllegalActionError: The action is not legal now.
+            InvalidActionError: The action is malformed.
+        """
+
+    def clone(self) -> DuelState:
+        """An independent copy."""
+
+    @property
+    def current_player(self) -> int:
+        """The seat to decide, or -1 once the game is over."""
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space (ids are ``0..num_actions``)."""
+
+    @property
+    def observation_size(self) -> int:
+        """Length of ``observation()``."""
+
+    @property
+    def variant(self) -> str:
+        """The variant name, ``"duel"``."""
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    def returns(self) -> list[float]:
+        """One return per seat: the outcome's returns, zeros before the end."""
+
+    def scores(self) -> list[int]:
+        """Current prestige points of each seat (cards and royals)."""
+
+    def observation(self, player: int) -> npt.NDArray[np.float32]:
+        """The float32 encoding of what ``player`` can see (layout in ``docs/duel.md``).
+
+        Args:
+            player: The observing seat.
+
+        Raises:
+            ConfigError: ``player`` is not a seat of this game.
+        """
+
+    def to_json(self, player: int | None = None) -> str:
+        """Canonical JSON (compact, keys sorted).
+
+        Args:
+            player: None for the full state, or the seat whose view (hidden
+                cards redacted) to write.
+
+        Raises:
+            ConfigError: ``player`` is not a seat of this game.
+        """
+
+    def determinize(self, player: int, *, seed: int) -> DuelState:
+        """A full state consistent with ``player``'s view, hidden cards resampled.
+
+        Args:
+            player: The observing seat.
+            seed: Seed of the SplitMix64 stream that reshuffles the hidden cards.
+
+        Raises:
+            ConfigError: Bad seat or seed.
+        """
+
+    def action_from_text(self, text: str) -> Action:
+        """Parses action text (case-insensitive).
+
+        Raises:
+            InvalidActionError: The text does not parse.
+        """
+
+    def action_from_id(self, id: SupportsIndex) -> Action:
+        """The action with id ``id``.
+
+        Raises:
+            InvalidActionError: The id is out of range.
+        """
+
+    def __eq__(self, value: object, /) -> bool: ...
+    def __copy__(self) -> DuelState: ...
+    def __deepcopy__(self, memo: Any, /) -> DuelState: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
 def new_game(variant: str, *, players: int = 2, seed: int = 0, turn_cap: int = 100) -> Any:
     """Deals a new game.
 
@@ -264,7 +412,7 @@ def new_game(variant: str, *, players: int = 2, seed: int = 0, turn_cap: int = 1
         turn_cap: Rounds after which the game ends as truncated.
 
     Returns:
-        The variant's state class (``BaseState`` for ``"base"``).
+        The variant's state class (``BaseState`` for ``"base"``, ``DuelState`` for ``"duel"``).
 
     Raises:
         ConfigError: Unknown variant, bad player count, seed or turn cap.

@@ -84,6 +84,7 @@ macro_rules! variants {
 
 variants! {
     BaseState("BaseState") = crate::variants::base::BaseState;
+    DuelState("DuelState") = crate::variants::duel::DuelState;
 }
 
 /// Code to run on the Rust state of any variant: see `visit_state`.

@@ -1,3 +1,4 @@
 //! The game variants, each implementing [`crate::game::Game`].
 
 pub mod base;
+pub mod duel;

@@ -10,27 +10,34 @@ from splendor.errors import ConfigError, InvalidStateError
 from splendor.reference.base import BaseState, new_base_game
 from splendor.reference.base_json import parse_json
 from splendor.reference.common import Action, Outcome
+from splendor.reference.duel import DuelState, new_duel_game
 from splendor.reference.rng import SplitMix64
 
-VARIANTS = ("base",)
+VARIANTS = ("base", "duel")
 
 
-def new_game(variant: str, *, players: int = 2, seed: int = 0, turn_cap: int = 100) -> BaseState:
+def new_game(
+    variant: str, *, players: int = 2, seed: int = 0, turn_cap: int = 100
+) -> BaseState | DuelState:
     """Deal a new game of ``variant`` (ConfigError for an unknown variant or bad option)."""
     if variant == "base":
         return new_base_game(players, seed, turn_cap)
+    if variant == "duel":
+        return new_duel_game(players, seed, turn_cap)
     raise ConfigError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
 
 
-def from_json(text: str) -> BaseState:
+def from_json(text: str) -> BaseState | DuelState:
     """Load a full-state JSON of any variant, dispatching on its ``"variant"`` field."""
     variant = parse_json(text).get("variant")
     if variant == "base":
         return BaseState.from_json(text)
+    if variant == "duel":
+        return DuelState.from_json(text)
     raise InvalidStateError(f"unknown variant {variant!r} in state JSON")
 
 
-def random_playout(state: BaseState, seed: int) -> int:
+def random_playout(state: BaseState | DuelState, seed: int) -> int:
     """Play uniformly random legal actions until the game ends; return the decision count.
 
     Each choice is ``SplitMix64(seed).below(len(legal))`` from one stream, so the
@@ -48,6 +55,7 @@ def random_playout(state: BaseState, seed: int) -> int:
 __all__ = [
     "Action",
     "BaseState",
+    "DuelState",
     "Outcome",
     "from_json",
     "new_game",

@@ -1,0 +1,307 @@
+//! The action space (docs/duel.md, *Action ids*): ids, text and parsing.
+
+use super::board::{cell_name, line_id, parse_cell, LINE_MASKS, NUM_LINES};
+use crate::game::{Action, GameError};
+
+/// First `privilege c` id.
+pub const PRIVILEGE: u16 = 145;
+/// `replenish`.
+pub const REPLENISH: u16 = 170;
+/// First `gold c` id.
+pub const GOLD: u16 = 171;
+/// First `reserve L.s` id (12 slots), then `reserve deck L` at +12.
+pub const RESERVE: u16 = 196;
+/// First `reserve deck L` id.
+pub const RESERVE_DECK: u16 = 208;
+/// First `buy L.s` id.
+pub const BUY: u16 = 211;
+/// First `buy reserved i` id.
+pub const BUY_RESERVED: u16 = 223;
+/// First `pay` id (84 gold vectors).
+pub const PAY: u16 = 226;
+/// First `token c` id.
+pub const TOKEN: u16 = 310;
+/// First `steal x` id.
+pub const STEAL: u16 = 335;
+/// First `joker c` id.
+pub const JOKER: u16 = 341;
+/// First `royal r` id.
+pub const ROYAL: u16 = 346;
+/// First `discard x` id.
+pub const DISCARD: u16 = 350;
+/// `pass`.
+pub const PASS: u16 = 357;
+/// Size of the action space.
+pub const NUM_ACTIONS: usize = 358;
+/// Number of gold vectors.
+pub const NUM_PAYMENTS: usize = 84;
+
+/// Token letters by kind.
+pub const LETTERS: [u8; 7] = *b"wugrkpy";
+const LEVEL_SLOT: [(usize, usize); 12] = [
+    (1, 1),
+    (1, 2),
+    (1, 3),
+    (1, 4),
+    (1, 5),
+    (2, 1),
+    (2, 2),
+    (2, 3),
+    (2, 4),
+    (3, 1),
+    (3, 2),
+    (3, 3),
+];
+
+const fn payment_table() -> [u64; NUM_PAYMENTS] {
+    let mut t = [0u64; NUM_PAYMENTS];
+    let mut i = 0;
+    let mut w = 0u64;
+    while w <= 3 {
+        let mut u = 0;
+        while u <= 3 - w {
+            let mut g = 0;
+            while g <= 3 - w - u {
+                let mut r = 0;
+                while r <= 3 - w - u - g {
+                    let mut k = 0;
+                    while k <= 3 - w - u - g - r {
+                        let mut p = 0;
+                        while p <= 3 - w - u - g - r - k {
+                            t[i] = w | u << 8 | g << 16 | r << 24 | k << 32 | p << 40;
+                            i += 1;
+                            p += 1;
+                        }
+                        k += 1;
+                    }
+                    r += 1;
+                }
+                g += 1;
+            }
+            u += 1;
+        }
+        w += 1;
+    }
+    t
+}
+
+/// Gold vectors (lanes w u g r k p) by payment index.
+pub const PAYMENTS: [u64; NUM_PAYMENTS] = payment_table();
+
+/// The payment index of a gold vector.
+pub fn payment_index(g: u64) -> Option<usize> {
+    PAYMENTS.iter().position(|&x| x == g)
+}
+
+fn letters(v: u64, kinds: usize) -> String {
+    let mut s = String::new();
+    for (k, &l) in LETTERS.iter().enumerate().take(kinds) {
+        for _ in 0..((v >> (8 * k)) & 0xFF) {
+            s.push(l as char);
+        }
+    }
+    s
+}
+
+/// Text of an action id (`"?"` for ids out of range).
+pub fn text(a: Action) -> String {
+    let id = a.0;
+    let i = |base: u16| usize::from(id - base);
+    let letter = |base: u16| (LETTERS[i(base)] as char).to_string();
+    match id {
+        0..=144 => {
+            let m = LINE_MASKS[id as usize];
+            let cells: Vec<String> = (0..25)
+                .filter(|c| m & (1 << c) != 0)
+                .map(cell_name)
+                .collect();
+            format!("take {}", cells.join(" "))
+        }
+        145..=169 => format!("privilege {}", cell_name(i(PRIVILEGE))),
+        170 => "replenish".to_string(),
+        171..=195 => format!("gold {}", cell_name(i(GOLD))),
+        196..=207 => {
+            let (l, s) = LEVEL_SLOT[i(RESERVE)];
+            format!("reserve {l}.{s}")
+        }
+        208..=210 => format!("reserve deck {}", i(RESERVE_DECK) + 1),
+        211..=222 => {
+            let (l, s) = LEVEL_SLOT[i(BUY)];
+            format!("buy {l}.{s}")
+        }
+        223..=225 => format!("buy reserved {}", i(BUY_RESERVED) + 1),
+        226..=309 => {
+            let g = PAYMENTS[i(PAY)];
+            if g == 0 {
+                "pay".to_string()
+            } else {
+                format!("pay gold {}", letters(g, 6))
+            }
+        }
+        310..=334 => format!("token {}", cell_name(i(TOKEN))),
+        335..=340 => format!("steal {}", letter(STEAL)),
+        341..=345 => format!("joker {}", letter(JOKER)),
+        346..=349 => format!("royal {}", i(ROYAL)),
+        350..=356 => format!("discard {}", letter(DISCARD)),
+        357 => "pass".to_string(),
+        _ => "?".to_string(),
+    }
+}
+
+fn bad(text: &str, why: &str) -> GameError {
+    GameError::InvalidAction(format!("cannot parse Duel action `{text}`: {why}"))
+}
+
+fn kind_of(word: &str, kinds: usize) -> Option<usize> {
+    let b = word.as_bytes();
+    if b.len() != 1 {
+        return None;
+    }
+    LETTERS[..kinds].iter().position(|&l| l == b[0])
+}
+
+fn slot_of(word: &str) -> Option<usize> {
+    let (l, s) = word.split_once('.')?;
+    let l: usize = l.parse().ok()?;
+    let s: usize = s.parse().ok()?;
+    LEVEL_SLOT.iter().position(|&x| x == (l, s))
+}
+
+/// Parses an action's text (case-insensitive, cells and letters in any order).
+pub fn parse(text: &str) -> Result<Action, GameError> {
+    let lower = text.trim().to_ascii_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let cell_arg = |base: u16| -> Result<Action, GameError> {
+        match words.as_slice() {
+            [_, c] => parse_cell(c)
+                .map(|c| Action(base + c as u16))
+                .ok_or_else(|| bad(text, "expected a cell such as `c3`")),
+            _ => Err(bad(text, "expected one cell")),
+        }
+    };
+    let kind_arg = |base: u16, kinds: usize| -> Result<Action, GameError> {
+        match words.as_slice() {
+            [_, k] => kind_of(k, kinds)
+                .map(|k| Action(base + k as u16))
+                .ok_or_else(|| bad(text, "unknown token letter")),
+            _ => Err(bad(text, "expected one token letter")),
+        }
+    };
+    let Some(&head) = words.first() else {
+        return Err(bad(text, "empty text"));
+    };
+    match head {
+        "take" => {
+            let cells = &words[1..];
+            if cells.is_empty() || cells.len() > 3 {
+                return Err(bad(text, "a take names 1 to 3 cells"));
+            }
+            let mut mask = 0u32;
+            for c in cells {
+                let c = parse_cell(c).ok_or_else(|| bad(text, "expected cells such as `c3`"))?;
+                if mask & (1 << c) != 0 {
+                    return Err(bad(text, "a cell is named twice"));
+                }
+                mask |= 1 << c;
+            }
+            match line_id(mask) {
+                Some(id) if id < NUM_LINES => Ok(Action(id as u16)),
+                _ => Err(bad(text, "the cells are not consecutive on one line")),
+            }
+        }
+        "privilege" => cell_arg(PRIVILEGE),
+        "replenish" if words.len() == 1 => Ok(Action(REPLENISH)),
+        "gold" => cell_arg(GOLD),
+        "token" => cell_arg(TOKEN),
+        "reserve" | "buy" => match words.as_slice() {
+            ["reserve", "deck", l] => match l.parse::<u16>() {
+                Ok(l @ 1..=3) => Ok(Action(RESERVE_DECK + l - 1)),
+                _ => Err(bad(text, "deck level must be 1, 2 or 3")),
+            },
+            ["buy", "reserved", i] => match i.parse::<u16>() {
+                Ok(i @ 1..=3) => Ok(Action(BUY_RESERVED + i - 1)),
+                _ => Err(bad(text, "reserved index must be 1, 2 or 3")),
+            },
+            [h, s] => {
+                let slot =
+                    slot_of(s).ok_or_else(|| bad(text, "expected level.slot such as `2.3`"))?;
+                let base = if *h == "buy" { BUY } else { RESERVE };
+                Ok(Action(base + slot as u16))
+            }
+            _ => Err(bad(text, "expected `level.slot`")),
+        },
+        "pay" => {
+            let g = match words.as_slice() {
+                ["pay"] => 0,
+                ["pay", "gold", rest @ ..] if !rest.is_empty() => {
+                    let mut g = 0u64;
+                    for ch in rest.concat().bytes() {
+                        let k = LETTERS[..6]
+                            .iter()
+                            .position(|&l| l == ch)
+                            .ok_or_else(|| bad(text, "gold pays for w u g r k p only"))?;
+                        g += 1 << (8 * k);
+                    }
+                    g
+                }
+                _ => return Err(bad(text, "expected `pay` or `pay gold <letters>`")),
+            };
+            payment_index(g)
+                .map(|i| Action(PAY + i as u16))
+                .ok_or_else(|| bad(text, "at most 3 gold"))
+        }
+        "steal" => kind_arg(STEAL, 6),
+        "joker" => kind_arg(JOKER, 5),
+        "discard" => kind_arg(DISCARD, 7),
+        "royal" => match words.as_slice() {
+            [_, r] => match r.parse::<u16>() {
+                Ok(r @ 0..=3) => Ok(Action(ROYAL + r)),
+                _ => Err(bad(text, "royal ids are 0..3")),
+            },
+            _ => Err(bad(text, "expected a royal id")),
+        },
+        "pass" if words.len() == 1 => Ok(Action(PASS)),
+        _ => Err(bad(text, "unknown action")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_id_round_trips_through_text() {
+        for id in 0..NUM_ACTIONS as u16 {
+            let t = text(Action(id));
+            assert_eq!(parse(&t), Ok(Action(id)), "{t}");
+            assert_eq!(parse(&t.to_uppercase()), Ok(Action(id)), "{t}");
+        }
+    }
+
+    #[test]
+    fn examples_and_errors() {
+        assert_eq!(text(Action(0)), "take a1");
+        assert_eq!(parse(" take c3 b3 a3 "), parse("take a3 b3 c3"));
+        assert_eq!(text(Action(226)), "pay");
+        assert_eq!(text(Action(227)), "pay gold p");
+        assert_eq!(text(Action(309)), "pay gold www");
+        assert_eq!(
+            parse("pay gold pww").map(text),
+            Ok("pay gold wwp".to_string())
+        );
+        for junk in [
+            "",
+            "take a1 c1",
+            "take a1 a1",
+            "buy 1.6",
+            "pay gold yy",
+            "royal 4",
+            "fly",
+        ] {
+            assert!(
+                matches!(parse(junk), Err(GameError::InvalidAction(_))),
+                "{junk}"
+            );
+        }
+    }
+}

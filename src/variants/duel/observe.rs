@@ -1,0 +1,236 @@
+//! What a player may see: observation tensor, determinization, heuristic and
+//! the text picture.
+
+use super::actions::LETTERS;
+use super::cards::*;
+use super::state::*;
+use crate::rng::SplitMix64;
+
+/// Card features per card (docs/duel.md, *Observation*).
+pub const CARD_FEATURES: usize = 23;
+/// Features per player.
+pub const PLAYER_FEATURES: usize = 97;
+/// Length of the observation.
+pub const OBSERVATION_SIZE: usize = 696;
+
+fn card_features(card: u8, out: &mut [f32]) {
+    if card == NONE {
+        return;
+    }
+    let c = card as usize;
+    out[0] = 1.0;
+    out[1] = f32::from(CARD_LEVEL[c]);
+    out[2] = f32::from(CARD_POINTS[c]);
+    out[3] = f32::from(CARD_CROWNS[c]);
+    out[4 + CARD_BONUS[c] as usize] = 1.0;
+    out[11] = f32::from(CARD_BONUS_COUNT[c]);
+    for b in 0..5 {
+        if CARD_ABILITY[c] & (1 << b) != 0 {
+            out[12 + b] = 1.0;
+        }
+    }
+    for k in 0..6 {
+        out[17 + k] = f32::from(lane(CARD_COST[c], k));
+    }
+}
+
+impl DuelState {
+    /// Writes `player`'s observation into `out` (length [`OBSERVATION_SIZE`]).
+    pub fn observe(&self, player: usize, out: &mut [f32]) {
+        out.iter_mut().for_each(|x| *x = 0.0);
+        if out.len() < OBSERVATION_SIZE {
+            return;
+        }
+        let mut o = 0;
+        for cell in 0..25 {
+            if let Some(k) = self.kind_at(cell) {
+                out[o + cell * 7 + k] = 1.0;
+            }
+        }
+        o += 175;
+        for k in 0..7 {
+            out[o + k] = f32::from(lane(self.bag, k));
+        }
+        o += 7;
+        for slot in 0..NUM_SLOTS {
+            card_features(self.pyramid[slot], &mut out[o..o + CARD_FEATURES]);
+            o += CARD_FEATURES;
+        }
+        for l in 0..3 {
+            out[o + l] = self.deck(l).len() as f32;
+        }
+        o += 3;
+        for r in 0..4 {
+            out[o + r] = f32::from(self.royals_available >> r & 1);
+        }
+        o += 4;
+        out[o] = f32::from(self.supply());
+        o += 1;
+        for q in [player, 1 - player] {
+            let v = &mut out[o..o + PLAYER_FEATURES];
+            for (k, x) in v.iter_mut().enumerate().take(7) {
+                *x = f32::from(lane(self.tokens[q], k));
+            }
+            for c in 0..5 {
+                v[7 + c] = f32::from(lane(self.bonus[q], c));
+                v[12 + c] = f32::from(lane(self.colour_points[q], c));
+            }
+            v[17] = f32::from(self.points[q]);
+            v[18] = f32::from(self.crowns[q]);
+            v[19] = f32::from(self.privileges[q]);
+            for r in 0..4 {
+                v[20 + r] = f32::from(self.royals_owned[q] >> r & 1);
+            }
+            v[24] = self.cards[q].count_ones() as f32;
+            for i in 0..self.reserved_len[q] as usize {
+                let base = 25 + i * (CARD_FEATURES + 1);
+                let card = self.reserved[q][i];
+                let hidden = self.reserved_hidden[q] & (1 << i) != 0;
+                if hidden && q != player {
+                    v[base + 1] = 1.0;
+                    v[base + 2] = level(card) as f32;
+                } else {
+                    v[base] = 1.0;
+                    card_features(card, &mut v[base + 1..base + 1 + CARD_FEATURES]);
+                }
+            }
+            o += PLAYER_FEATURES;
+        }
+        out[o + self.phase as usize] = 1.0;
+        o += 9;
+        out[o] = f32::from(u8::from(self.replenished));
+        out[o + 1] = f32::from(u8::from(self.again));
+        out[o + 2] = f32::from(self.royals_due);
+        o += 3;
+        card_features(self.pending_card, &mut out[o..o + CARD_FEATURES]);
+        if self.pending_card == NONE && self.phase == super::state::Phase::Pay {
+            card_features(
+                self.buy_card(self.pending_buy),
+                &mut out[o..o + CARD_FEATURES],
+            );
+        }
+        o += CARD_FEATURES;
+        out[o] = (self.turn / 2) as f32;
+        debug_assert_eq!(o + 1, OBSERVATION_SIZE);
+    }
+
+    /// Resamples what `observer` cannot see (docs/duel.md, *Chance*).
+    pub fn resample(&self, observer: usize, rng: &mut SplitMix64) -> Self {
+        let mut s = *self;
+        let opp = 1 - observer.min(1);
+        for l in 0..3 {
+            let mut pool = [0u8; 32];
+            let mut n = 0;
+            let mut slots = [0usize; 3];
+            let mut ns = 0;
+            for i in 0..s.reserved_len[opp] as usize {
+                if s.reserved_hidden[opp] & (1 << i) != 0 && level(s.reserved[opp][i]) == l + 1 {
+                    pool[n] = s.reserved[opp][i];
+                    n += 1;
+                    slots[ns] = i;
+                    ns += 1;
+                }
+            }
+            for &c in s.deck(l) {
+                pool[n] = c;
+                n += 1;
+            }
+            let pool = &mut pool[..n];
+            pool.sort_unstable();
+            rng.shuffle(pool);
+            for (j, &i) in slots[..ns].iter().enumerate() {
+                s.reserved[opp][i] = pool[j];
+            }
+            let start = s.deck_pos[l] as usize;
+            s.decks[l][start..start + n - ns].copy_from_slice(&pool[ns..]);
+        }
+        s.chance = rng.next_u64();
+        s
+    }
+
+    fn progress(&self, p: usize) -> f32 {
+        let pts = (f32::from(self.points[p]) / 20.0).min(1.0);
+        let crowns = (f32::from(self.crowns[p]) / 10.0).min(1.0);
+        let colour = (f32::from(self.best_colour(p)) / 10.0).min(1.0);
+        pts.max(crowns).max(colour)
+            + 0.02 * self.token_total(p).min(10) as f32
+            + 0.01 * f32::from(self.privileges[p])
+    }
+
+    /// Heuristic value for `p` (docs/duel.md, *Heuristic*).
+    pub fn value(&self, p: usize) -> f32 {
+        if self.phase == Phase::Over {
+            return if self.winners == 0 {
+                0.5
+            } else if self.winners & (1 << p) != 0 {
+                1.0
+            } else {
+                0.0
+            };
+        }
+        (0.5 + 0.5 * (self.progress(p) - self.progress(1 - p))).clamp(0.01, 0.99)
+    }
+
+    /// A readable picture of the state.
+    pub fn picture(&self) -> String {
+        let mut s = String::new();
+        s.push_str(&format!(
+            "Splendor Duel, turn {}, phase {}, {}\n",
+            self.turn,
+            self.phase.name(),
+            if self.phase == Phase::Over {
+                "game over".to_string()
+            } else {
+                format!("player {} to play", self.current)
+            }
+        ));
+        s.push_str("    a b c d e\n");
+        for r in 0..5 {
+            s.push_str(&format!("  {} ", r + 1));
+            for c in 0..5 {
+                let ch = self.kind_at(r * 5 + c).map_or('.', |k| LETTERS[k] as char);
+                s.push(' ');
+                s.push(ch);
+            }
+            s.push('\n');
+        }
+        s.push_str(&format!(
+            "bag {:?}, privileges in supply {}\n",
+            (0..7).map(|k| lane(self.bag, k)).collect::<Vec<_>>(),
+            self.supply()
+        ));
+        for l in (0..3).rev() {
+            let row: Vec<String> = self.pyramid[SLOT_OFFSET[l]..SLOT_OFFSET[l] + SLOTS[l]]
+                .iter()
+                .map(|&c| {
+                    if c == NONE {
+                        "--".into()
+                    } else {
+                        format!("{c:2}")
+                    }
+                })
+                .collect();
+            s.push_str(&format!(
+                "level {} [{}] deck {}\n",
+                l + 1,
+                row.join(" "),
+                self.deck(l).len()
+            ));
+        }
+        for p in 0..2 {
+            s.push_str(&format!(
+                "player {p}: {} pts, {} crowns, tokens {}, privileges {}, cards {}, reserved {}\n",
+                self.points[p],
+                self.crowns[p],
+                (0..7)
+                    .map(|k| format!("{}{}", LETTERS[k] as char, lane(self.tokens[p], k)))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                self.privileges[p],
+                self.cards[p].count_ones(),
+                self.reserved_len[p]
+            ));
+        }
+        s
+    }
+}
