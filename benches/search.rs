@@ -8,6 +8,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use splendor::game::{Config, Game};
 use splendor::search::{search, SearchConfig};
 use splendor::variants::base::BaseState;
+use splendor::variants::duel::DuelState;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -44,6 +45,7 @@ fn bench_variant<G: Game>(c: &mut Criterion, players: u8) {
 
 fn benches(c: &mut Criterion) {
     bench_variant::<BaseState>(c, 2);
+    bench_variant::<DuelState>(c, 2);
 }
 
 criterion_group!(search_benches, benches);

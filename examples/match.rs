@@ -11,6 +11,7 @@
 use splendor::game::Game;
 use splendor::search::{play_match, BotSpec, CutEval, MatchConfig, MatchResult, RolloutPolicy};
 use splendor::variants::base::BaseState;
+use splendor::variants::duel::DuelState;
 use std::time::Instant;
 
 fn run<G: Game>(cfg: &MatchConfig) -> Result<MatchResult, String> {
@@ -91,6 +92,7 @@ fn main() -> Result<(), String> {
     let t = Instant::now();
     let r = match args[0].as_str() {
         "base" => run::<BaseState>(&cfg)?,
+        "duel" => run::<DuelState>(&cfg)?,
         v => return Err(format!("unknown variant {v}")),
     };
     println!("{}", r.to_json());
