@@ -267,7 +267,11 @@ impl<G: Game> Tree<G> {
                 let ch = &mut self.nodes[c as usize];
                 let i = ch.action.index();
                 let bit = 1u64 << (i & 63);
-                if self.untried[i >> 6] & bit != 0 {
+                // A child only matches when its player is the one to move:
+                // in some variants who decides next can depend on a card
+                // drawn, so the same action path can reach different movers
+                // in different determinizations.
+                if self.untried[i >> 6] & bit != 0 && ch.player == mover {
                     self.untried[i >> 6] ^= bit;
                     tried += 1;
                     ch.avail += 1;
