@@ -76,16 +76,16 @@ impl ActionList {
     #[inline]
     pub fn push_mask(&mut self, base: u16, mut bits: u64) {
         debug_assert!(
-            self.len == 0 || bits == 0 || self.items[self.len - 1].0 < base + bits.trailing_zeros() as u16
+            self.len == 0
+                || bits == 0
+                || self.items[self.len - 1].0 < base + bits.trailing_zeros() as u16
         );
-        let mut len = self.len;
-        while bits != 0 && len < MAX_LEGAL_ACTIONS {
-            self.items[len] = Action(base + bits.trailing_zeros() as u16);
-            len += 1;
+        let count = bits.count_ones() as usize;
+        for slot in &mut self.items[self.len..self.len + count] {
+            *slot = Action(base + bits.trailing_zeros() as u16);
             bits &= bits - 1;
         }
-        debug_assert!(bits == 0, "ActionList overflow");
-        self.len = len;
+        self.len += count;
     }
     /// Number of actions.
     #[inline]

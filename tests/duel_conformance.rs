@@ -99,6 +99,9 @@ fn playout(seed: u64, check: bool) -> (DuelState, usize) {
         } else {
             s.apply_unchecked(a);
         }
+        if let Err(e) = s.check_invariants() {
+            panic!("seed {seed} decision {n}: {e}\n{}", s.to_json(None));
+        }
         n += 1;
     }
     (s, n)

@@ -1,5 +1,5 @@
 //! The Rust engine replays the reference engine's seeded random playouts
-//! (`tests/data/duel/golden_playouts.json`, written by `make_golden.py`):
+//! (`tests/data/duel/golden_playouts.json`, written by `make_duel_golden.py`):
 //! same deal, same decision count, byte-identical final JSON. This is the
 //! cross-engine check that needs no Python bindings.
 

@@ -4,7 +4,7 @@ Each file in ``tests/data/duel/`` (but the golden playouts) holds a full state a
 a list of steps; a step may apply an action (or expect a given error from it, with
 the state unchanged) and then check the legal action texts, fields of the full
 JSON, the scores, the outcome and the returns. The files are written by
-``tests/data/duel/make_scenarios.py`` with hand-written expectations. The Rust
+``tests/data/duel/make_duel_scenarios.py`` with hand-written expectations. The Rust
 engine runs the same files in ``tests/duel_scenarios.rs``.
 """
 

@@ -6,6 +6,8 @@ seed, written for clarity. Never imports ``splendor._core``.
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
 from splendor.errors import ConfigError, InvalidStateError
 from splendor.reference.base import BaseState, new_base_game
 from splendor.reference.base_json import parse_json
@@ -16,6 +18,18 @@ from splendor.reference.rng import SplitMix64
 VARIANTS = ("base", "duel")
 
 
+@overload
+def new_game(
+    variant: Literal["base"], *, players: int = 2, seed: int = 0, turn_cap: int = 100
+) -> BaseState: ...
+@overload
+def new_game(
+    variant: Literal["duel"], *, players: int = 2, seed: int = 0, turn_cap: int = 100
+) -> DuelState: ...
+@overload
+def new_game(
+    variant: str, *, players: int = 2, seed: int = 0, turn_cap: int = 100
+) -> BaseState | DuelState: ...
 def new_game(
     variant: str, *, players: int = 2, seed: int = 0, turn_cap: int = 100
 ) -> BaseState | DuelState:

@@ -195,9 +195,19 @@ class DuelState(DuelCore):
 
         def progress(q: int) -> float:
             pl = self.players[q]
-            best = min(1.0, pl.points() / 20.0)
-            best = max(best, min(1.0, pl.crowns() / 10.0), min(1.0, max(pl.colour_points()) / 10))
-            return best + 0.02 * min(sum(pl.tokens), 10) + 0.01 * pl.privileges
+            pts = min(1.0, pl.points() / 20)
+            crowns = min(1.0, pl.crowns() / 10)
+            colour = min(1.0, max(pl.colour_points()) / 10)
+            gold = pl.tokens[6]
+            gems = sum(pl.tokens) - gold
+            return (
+                max(pts, crowns, colour)
+                + 0.3 * (pts + crowns + colour) / 3
+                + 0.03 * sum(pl.bonuses())
+                + 0.004 * gems
+                + 0.008 * gold
+                + 0.01 * pl.privileges
+            )
 
         value = 0.5 + 0.5 * (progress(p) - progress(1 - p))
         return float(np.float32(min(0.99, max(0.01, value))))

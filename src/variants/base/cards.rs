@@ -103,7 +103,11 @@ mod tests {
 
     #[test]
     fn counts_levels_and_checksums() {
-        assert_eq!(CARD_LEVEL.len(), 90);
+        assert_eq!(
+            CARD_LEVEL[..NUM_CARDS].iter().filter(|&&l| l > 0).count(),
+            90
+        );
+        assert!(CARD_LEVEL[NUM_CARDS..].iter().all(|&l| l == 0));
         assert_eq!(NOBLE_REQ.len(), 10);
         for l in 1..=3u8 {
             let ids: Vec<u8> = (0..90u8).filter(|&i| level(i) == l).collect();

@@ -15,8 +15,20 @@ pub const TOKEN_LIMIT: u32 = 10;
 /// Whether a player holding `tokens` (gold in lane 5) with `bonus` can pay for `card`.
 #[inline]
 pub fn can_afford(tokens: Gems, bonus: Gems, card: u8) -> bool {
-    let need = cards::cost(card).saturating_sub(bonus);
-    need.saturating_sub(tokens).total() <= u32::from(tokens.get(GOLD))
+    affordable(buying_power(tokens, bonus), tokens.get(GOLD), card)
+}
+
+/// Coloured tokens plus bonuses per colour: `max(0, cost - bonus - tokens)`
+/// is the shortfall that gold must cover, so one saturating subtraction per
+/// card decides affordability.
+#[inline]
+fn buying_power(tokens: Gems, bonus: Gems) -> Gems {
+    bonus.add(tokens.low_lanes(5))
+}
+
+#[inline]
+fn affordable(power: Gems, gold: u8, card: u8) -> bool {
+    cards::cost(card).saturating_sub(power).total() <= u32::from(gold)
 }
 
 /// Number of distinct payments (gold vectors) for `card`, capped at 2.
@@ -122,19 +134,16 @@ impl BaseState {
                 }
             }
         }
-        let (t, b) = (self.tokens[p], self.bonus[p]);
-        for l in 0..3 {
-            for s in 0..4 {
-                let c = self.board[l][s];
-                if c != EMPTY && can_afford(t, b, c) {
-                    bits |= 1 << (BUY as usize + 4 * l + s);
-                }
-            }
+        let power = buying_power(self.tokens[p], self.bonus[p]);
+        let gold = self.tokens[p].get(GOLD);
+        // Branch-free: which cards are affordable is unpredictable in play,
+        // and the SWAR test is cheaper than a mispredicted branch.
+        for (k, &c) in self.board.as_flattened().iter().enumerate() {
+            let ok = (c != EMPTY) & affordable(power, gold, c);
+            bits |= u64::from(ok) << (BUY as usize + k);
         }
-        for i in 0..self.n_reserved[p] as usize {
-            if can_afford(t, b, self.reserved[p][i]) {
-                bits |= 1 << (BUY_RESERVED as usize + i);
-            }
+        for (i, &c) in self.reserved(p).iter().enumerate() {
+            bits |= u64::from(affordable(power, gold, c)) << (BUY_RESERVED as usize + i);
         }
         bits
     }
@@ -165,6 +174,39 @@ impl BaseState {
                 out.push_mask(NOBLE, u64::from(self.qualifying_nobles(p)));
             }
             Phase::Over => {}
+        }
+    }
+
+    /// Whether action `id` is legal now, without building the legal list.
+    pub(crate) fn is_legal(&self, id: u16) -> bool {
+        let p = self.seat();
+        match self.phase {
+            Phase::Main => {
+                let mask = self.main_mask();
+                if id == PASS {
+                    mask == 0
+                } else {
+                    id < RETURN && (mask >> id) & 1 != 0
+                }
+            }
+            Phase::Pay => {
+                if !(PAY..PASS).contains(&id) {
+                    return false;
+                }
+                let g = PAYMENTS[(id - PAY) as usize];
+                let t = self.tokens[p];
+                let card = self.buy_target(u16::from(self.pending));
+                let need = cards::cost(card).saturating_sub(self.bonus[p]);
+                let short = need.saturating_sub(t);
+                short.all_le(g) && g.all_le(need) && g.total() <= u32::from(t.get(GOLD))
+            }
+            Phase::Return => {
+                (RETURN..NOBLE).contains(&id) && self.tokens[p].get((id - RETURN) as usize) > 0
+            }
+            Phase::Noble => {
+                (NOBLE..PAY).contains(&id) && (self.qualifying_nobles(p) >> (id - NOBLE)) & 1 != 0
+            }
+            Phase::Over => false,
         }
     }
 
@@ -312,7 +354,17 @@ impl BaseState {
 
     fn advance(&mut self) {
         self.turn += 1;
-        if self.end_reason().is_some() {
+        // Same checks as `end_reason`, with "the round is complete" read off
+        // the seat instead of `turn % n` (no division on the hot path).
+        let n = self.num_players;
+        let over = (self.current + 1 == n
+            && self.points[..n as usize]
+                .iter()
+                .any(|&p| p >= WINNING_POINTS))
+            || self.passes >= n
+            || u64::from(self.turn) >= u64::from(self.turn_cap) * u64::from(n);
+        debug_assert_eq!(over, self.end_reason().is_some());
+        if over {
             self.phase = Phase::Over;
         } else {
             self.current = if self.current + 1 == self.num_players {

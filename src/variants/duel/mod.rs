@@ -4,6 +4,7 @@
 pub mod actions;
 pub mod board;
 pub mod cards;
+mod check;
 mod json;
 mod observe;
 mod rules;

@@ -152,8 +152,16 @@ impl DuelState {
         let pts = (f32::from(self.points[p]) / 20.0).min(1.0);
         let crowns = (f32::from(self.crowns[p]) / 10.0).min(1.0);
         let colour = (f32::from(self.best_colour(p)) / 10.0).min(1.0);
+        let bonuses = lane_sum(self.bonus[p]) as f32;
+        let gold = f32::from(lane(self.tokens[p], 6));
+        let gems = self.token_total(p) as f32 - gold;
+        // The closest goal counts most; the others and the engine (bonuses)
+        // break ties; tokens are worth less than the card they buy.
         pts.max(crowns).max(colour)
-            + 0.02 * self.token_total(p).min(10) as f32
+            + 0.3 * (pts + crowns + colour) / 3.0
+            + 0.03 * bonuses
+            + 0.004 * gems
+            + 0.008 * gold
             + 0.01 * f32::from(self.privileges[p])
     }
 

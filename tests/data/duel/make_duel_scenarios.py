@@ -1,4 +1,4 @@
-"""Write the Splendor Duel scenario files (``python tests/data/duel/make_scenarios.py``).
+"""Write the Splendor Duel scenario files (``python tests/data/duel/make_duel_scenarios.py``).
 
 Each position is built from scratch (board picture, pyramid, tableaux, tokens;
 every card not placed goes to its deck in id order, every token not placed to
@@ -644,6 +644,24 @@ scenario(
         pyramid=((1, 2, 3, 4, 5), (30, 31, 40, 33), (54, 55, 56)),
     ),
     [{"apply": "buy 2.3", "expect": {"players.0.privileges": 1, "players.1.privileges": 1}}],
+)
+
+# Engine ruling: `pass` only when no action at all exists (board of gold, empty bag, 3 reserved,
+# nothing affordable); it ends the turn (here into the discard down to 10).
+scenario(
+    "pass_only_when_nothing_else",
+    position(
+        GOLD_ONLY,
+        player("w2 u2 g2 r2 k2 p2", reserved=((49, False), (61, False), (63, True))),
+        player("w2 u2 g2 r2 k2"),
+        pyramid=((1, 6, 11, 16, 21), (33, 37, 41, 45), (55, 57, 59)),
+    ),
+    [
+        {"expect": {"bag": [0, 0, 0, 0, 0, 0, 0]}, "legal": ["pass"]},
+        {"apply": "pass", "expect": {"phase": "discard", "current": 0, "turn": 0}},
+        {"apply": "discard p"},
+        {"apply": "discard p", "expect": {"phase": "main", "current": 1, "turn": 1}},
+    ],
 )
 
 # Turn cap: the game ends truncated with no winner.
