@@ -1,22 +1,32 @@
 """The Rust engine (PyO3 bindings): state classes, actions, outcomes and batch play."""
 
 import os
+from collections.abc import Callable, Sequence
 from typing import Any, Final, SupportsIndex, TypedDict, final
 
 import numpy as np
 import numpy.typing as npt
+
+from splendor.protocol import GameState
 
 __all__ = [
     "VARIANTS",
     "Action",
     "BaseState",
     "DuelState",
+    "GreedyBot",
     "MarvelState",
+    "MatchResult",
+    "MctsBot",
     "Outcome",
+    "RandomBot",
+    "SearchResult",
     "from_json",
+    "match",
     "new_game",
     "random_games",
     "random_playout",
+    "search",
 ]
 
 VARIANTS: Final[tuple[str, ...]]
@@ -634,4 +644,203 @@ def random_playout(state: BaseState | DuelState | MarvelState, seed: int) -> int
     Raises:
         TypeError: ``state`` is not a splendor state.
         ConfigError: Bad seed.
+    """
+
+# --- search, bots and matches (src/python/search.rs) ---
+
+@final
+class RandomBot:
+    """Plays a uniformly random legal action; seeded, so reproducible.
+
+    Args:
+        seed: Seeds the bot's own random stream (an int in ``0..2**64``).
+    """
+
+    def __new__(cls, seed: int = 0) -> RandomBot: ...
+    def act(self, state: GameState) -> Action:
+        """The action this bot plays in ``state`` (any variant).
+
+        Raises:
+            ConfigError: ``state`` is finished.
+            TypeError: ``state`` is not a game state.
+        """
+
+@final
+class GreedyBot:
+    """One ply greedy: the action whose result has the best heuristic for the mover.
+
+    Ties are broken by the seeded random stream.
+    """
+
+    def __new__(cls, seed: int = 0) -> GreedyBot: ...
+    def act(self, state: GameState) -> Action:
+        """The action this bot plays in ``state`` (any variant).
+
+        Raises:
+            ConfigError: ``state`` is finished.
+            TypeError: ``state`` is not a game state.
+        """
+
+@final
+class MctsBot:
+    """Information-set MCTS with determinization (reads nothing hidden).
+
+    Args:
+        iterations: Total iteration budget per move over all threads.
+            ``None``: 1000, or no iteration limit when ``time_limit`` is given.
+        time_limit: Seconds per move, or ``None``. With both budgets the first
+            reached stops the search.
+        threads: Root-parallel search trees (one per thread), merged at the root.
+        seed: Seeds the bot's stream of per-move search seeds.
+        max_nodes: Node cap per tree; once reached the tree stops growing.
+        rollout_depth: Random rollout decisions before the heuristic cut.
+        exploration: UCT exploration constant (rewards are in ``[0, 1]``).
+
+    Raises:
+        ConfigError: A zero or negative budget, NaN time, zero threads, etc.
+    """
+
+    def __new__(
+        cls,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        threads: int = 1,
+        seed: int = 0,
+        max_nodes: int = 1048576,
+        rollout_depth: int = 24,
+        exploration: float = 0.7,
+    ) -> MctsBot: ...
+    @property
+    def iterations(self) -> int:
+        """The iteration budget (0: time only)."""
+
+    @property
+    def time_limit(self) -> float | None:
+        """Seconds per move, if limited by time."""
+
+    @property
+    def threads(self) -> int:
+        """Search threads."""
+
+    def act(self, state: GameState) -> Action:
+        """Searches ``state`` (GIL released) and returns the chosen action.
+
+        Raises:
+            ConfigError: ``state`` is finished.
+            TypeError: ``state`` is not a game state.
+        """
+
+@final
+class SearchResult:
+    """What :func:`search` found."""
+
+    @property
+    def action(self) -> Action:
+        """The most visited action (ties: higher value, then lower id)."""
+
+    @property
+    def visits(self) -> dict[Action, int]:
+        """Visits of each legal action, summed over threads."""
+
+    @property
+    def values(self) -> dict[Action, float]:
+        """Mean reward in ``[0, 1]`` of each legal action for the player to move."""
+
+    @property
+    def iterations(self) -> int:
+        """Iterations run over all threads."""
+
+    @property
+    def nodes(self) -> int:
+        """Tree nodes over all threads."""
+
+def search(
+    state: GameState,
+    *,
+    iterations: int | None = None,
+    time_limit: float | None = None,
+    threads: int = 1,
+    seed: int = 0,
+    max_nodes: int = 1048576,
+    rollout_depth: int = 24,
+    exploration: float = 0.7,
+) -> SearchResult:
+    """Searches ``state`` for the player to move, with the GIL released.
+
+    Reproducible for a fixed seed, thread count and iteration budget. The
+    arguments are those of :class:`MctsBot`.
+
+    Raises:
+        ConfigError: Bad arguments or a finished game.
+        TypeError: ``state`` is not a game state.
+    """
+
+class _BotResult(TypedDict):
+    name: str
+    games: int
+    wins: float
+    win_rate: float
+    ci_low: float
+    ci_high: float
+
+@final
+class MatchResult:
+    """The results of :func:`match`."""
+
+    @property
+    def variant(self) -> str: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def bots(self) -> list[_BotResult]:
+        """Per bot in the order given: wins (shared wins as fractions), win
+        rate and its Wilson 95% interval."""
+
+    @property
+    def draws(self) -> int:
+        """Games won by more than one player."""
+
+    @property
+    def truncated(self) -> int:
+        """Games ended by the turn cap."""
+
+    @property
+    def stalled(self) -> int:
+        """Games ended because every player had to pass."""
+
+    @property
+    def avg_decisions(self) -> float: ...
+    @property
+    def avg_turns(self) -> float: ...
+    @property
+    def reasons(self) -> dict[str, int]:
+        """Games per end reason (points, crowns, colour, gauntlet, stalled, truncated)."""
+
+    def to_json(self) -> str:
+        """Compact JSON with sorted keys."""
+
+def match(
+    bots: Sequence[RandomBot | GreedyBot | MctsBot | str],
+    *,
+    variant: str = "base",
+    players: int = 2,
+    games: int = 100,
+    seed: int = 0,
+    threads: int = 1,
+    turn_cap: int = 100,
+    progress: Callable[[int, int], object] | None = None,
+) -> MatchResult:
+    """Plays ``games`` games between ``bots``, ``threads`` at a time, GIL released.
+
+    Games come in groups of ``players`` sharing one deal, with the bots rotated
+    through the seats. Fewer bots than seats: the last one fills the rest.
+    Bots may be given as specs: ``random``, ``greedy``, ``mcts``, ``mcts:N``,
+    ``mcts:Ts``. A bot object contributes its kind and settings; the seeds of
+    the games' bots derive from ``seed``. ``progress(done, total)`` is called
+    after each game; an exception in it stops the match and is re-raised.
+
+    Raises:
+        ConfigError: A bad bot, variant, player count, game or thread count.
     """

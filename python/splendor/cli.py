@@ -167,7 +167,74 @@ def _add_bench(sub: Any) -> None:
     p.set_defaults(func=_bench)
 
 
-_COMMANDS: list[Callable[[Any], None]] = [_add_demo, _add_bench]
+def _match(args: argparse.Namespace) -> int:
+    from splendor.arena import ProgressBar, format_table, parse_bots, run_match
+
+    bots = parse_bots(args.bots)
+    bar = None if args.no_progress else ProgressBar(sys.stderr)
+    result = run_match(
+        bots,
+        variant=args.variant,
+        players=args.players,
+        games=args.games,
+        seed=args.seed,
+        threads=args.threads,
+        turn_cap=args.turn_cap,
+        progress=bar,
+    )
+    print(format_table(result))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            f.write(result.to_json() + "\n")
+    return 0
+
+
+def _add_match(sub: Any) -> None:
+    p = sub.add_parser(
+        "match",
+        help="play bots against each other (seat rotation, paired deals, Wilson 95% CI)",
+    )
+    p.add_argument("--variant", default="base", choices=splendor.VARIANTS)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument(
+        "--bots",
+        default="mcts:1000,greedy",
+        help="comma-separated: random, greedy, mcts, mcts:N (iterations), mcts:Ts (seconds)",
+    )
+    p.add_argument("--threads", type=int, default=1, help="games played at once")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--turn-cap", type=int, default=100)
+    p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=_match)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from splendor.play import main as play_main
+
+    return play_main(
+        variant=args.variant,
+        players=args.players,
+        bot=args.bot,
+        seat=args.seat,
+        seed=args.seed,
+        load=args.load,
+    )
+
+
+def _add_play(sub: Any) -> None:
+    p = sub.add_parser("play", help="play against the AI in the terminal")
+    p.add_argument("--variant", default="base", choices=splendor.VARIANTS)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--bot", default="mcts:1000", help="random, greedy, mcts, mcts:N or mcts:Ts")
+    p.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--load", metavar="FILE", help="continue a game saved with 'save FILE'")
+    p.set_defaults(func=_play)
+
+
+_COMMANDS: list[Callable[[Any], None]] = [_add_demo, _add_bench, _add_match, _add_play]
 
 
 def build_parser() -> argparse.ArgumentParser:

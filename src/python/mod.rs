@@ -13,6 +13,7 @@ pub(crate) mod action;
 pub(crate) mod errors;
 mod games;
 mod marvel_data;
+pub(crate) mod search;
 pub(crate) mod state;
 
 use crate::game::{Config, Game};
@@ -24,6 +25,7 @@ use state::Seed;
 macro_rules! variants {
     ($($py:ident($pyname:literal) = $g:ty;)*) => {
         $( state::py_state!($py, $pyname, $g); )*
+        search::dispatch!($($py = $g;)*);
 
         /// The variant names, in registration order.
         pub(crate) const VARIANTS: &[&str] = &[$(<$g as Game>::VARIANT),*];
@@ -210,5 +212,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(from_json, m)?)?;
     m.add_function(wrap_pyfunction!(random_games, m)?)?;
     m.add_function(wrap_pyfunction!(random_playout, m)?)?;
+    search::register(m)?;
     Ok(())
 }

@@ -1,0 +1,187 @@
+//! Bots: anything that picks an action for the player to move.
+
+use super::mcts::{greedy_choice, search, SearchConfig};
+use crate::game::{Action, ActionList, Game, GameError};
+use crate::rng::SplitMix64;
+use std::fmt;
+
+/// A player: picks one legal action for the player to move in `state`.
+pub trait Bot<G: Game>: Send {
+    /// The chosen action (always legal in `state`). Errors: a finished game.
+    fn act(&mut self, state: &G) -> Result<Action, GameError>;
+}
+
+fn legal_or_error<G: Game>(state: &G, out: &mut ActionList) -> Result<(), GameError> {
+    if state.is_terminal() {
+        return Err(GameError::Config(
+            "a bot cannot act in a finished game: the state is terminal".into(),
+        ));
+    }
+    state.legal_actions(out);
+    if out.is_empty() {
+        return Err(GameError::InvalidState(
+            "the state is not terminal but has no legal action".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Uniform over the legal actions; seeded, so reproducible.
+#[derive(Clone, Debug)]
+pub struct RandomBot {
+    rng: SplitMix64,
+}
+
+impl RandomBot {
+    /// A bot whose choices depend only on `seed` and the states it sees.
+    pub fn new(seed: u64) -> Self {
+        Self {
+            rng: SplitMix64::new(seed),
+        }
+    }
+}
+
+impl<G: Game> Bot<G> for RandomBot {
+    fn act(&mut self, state: &G) -> Result<Action, GameError> {
+        let mut legal = ActionList::new();
+        legal_or_error(state, &mut legal)?;
+        Ok(legal.as_slice()[self.rng.below(legal.len() as u64) as usize])
+    }
+}
+
+/// One ply: the action whose resulting position has the highest
+/// [`Game::heuristic`] for the acting player (a win counts 1); ties broken by
+/// the seeded rng.
+#[derive(Clone, Debug)]
+pub struct GreedyBot {
+    rng: SplitMix64,
+}
+
+impl GreedyBot {
+    /// A bot whose tie-breaks depend only on `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self {
+            rng: SplitMix64::new(seed),
+        }
+    }
+}
+
+impl<G: Game> Bot<G> for GreedyBot {
+    fn act(&mut self, state: &G) -> Result<Action, GameError> {
+        let mut legal = ActionList::new();
+        legal_or_error(state, &mut legal)?;
+        let Some(mover) = state.current_player() else {
+            return Err(GameError::Config("the state is terminal".into()));
+        };
+        Ok(greedy_choice(state, mover, legal.as_slice(), &mut self.rng))
+    }
+}
+
+/// Information-set MCTS; each call searches with a fresh seed drawn from the
+/// bot's own stream, so a game between seeded bots is reproducible.
+#[derive(Clone, Debug)]
+pub struct MctsBot {
+    config: SearchConfig,
+    rng: SplitMix64,
+}
+
+impl MctsBot {
+    /// A bot searching with `config` (validated here); `config.seed` seeds
+    /// the bot's stream of per-move seeds.
+    pub fn new(config: SearchConfig) -> Result<Self, GameError> {
+        config.validate()?;
+        let rng = SplitMix64::new(config.seed);
+        Ok(Self { config, rng })
+    }
+
+    /// The search settings.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+}
+
+impl<G: Game> Bot<G> for MctsBot {
+    fn act(&mut self, state: &G) -> Result<Action, GameError> {
+        let mut legal = ActionList::new();
+        legal_or_error(state, &mut legal)?;
+        let seed = self.rng.next_u64();
+        // A forced move needs no thought (single payments, lone returns).
+        if legal.len() == 1 {
+            return Ok(legal.as_slice()[0]);
+        }
+        let cfg = SearchConfig {
+            seed,
+            ..self.config.clone()
+        };
+        Ok(search(state, &cfg)?.action)
+    }
+}
+
+/// A bot by description, so the arena can build fresh, seeded bots for every
+/// game on any thread, and the CLI can name them (`random`, `greedy`,
+/// `mcts`, `mcts:1000`, `mcts:0.5s`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum BotSpec {
+    /// [`RandomBot`].
+    Random,
+    /// [`GreedyBot`].
+    Greedy,
+    /// [`MctsBot`] with these settings (its `seed` is replaced per game).
+    Mcts(SearchConfig),
+}
+
+impl BotSpec {
+    /// Parses `random`, `greedy`, `mcts` (1000 iterations), `mcts:N`
+    /// (N iterations) or `mcts:Ts` (T seconds per move).
+    pub fn parse(text: &str) -> Result<Self, GameError> {
+        let t = text.trim().to_ascii_lowercase();
+        let bad = || {
+            GameError::Config(format!(
+                "unknown bot `{text}`: expected random, greedy, mcts, mcts:N (iterations) or mcts:Ts (seconds)"
+            ))
+        };
+        match t.as_str() {
+            "random" => return Ok(BotSpec::Random),
+            "greedy" => return Ok(BotSpec::Greedy),
+            "mcts" => return Ok(BotSpec::Mcts(SearchConfig::default())),
+            _ => {}
+        }
+        let arg = t.strip_prefix("mcts:").ok_or_else(bad)?;
+        let mut cfg = SearchConfig::default();
+        if let Some(secs) = arg.strip_suffix('s') {
+            let s: f64 = secs.parse().map_err(|_| bad())?;
+            cfg.iterations = 0;
+            cfg.time_limit = Some(s);
+        } else {
+            cfg.iterations = arg.parse().map_err(|_| bad())?;
+        }
+        cfg.validate()?;
+        Ok(BotSpec::Mcts(cfg))
+    }
+
+    /// A fresh bot seeded with `seed`.
+    pub fn build<G: Game>(&self, seed: u64) -> Result<Box<dyn Bot<G>>, GameError> {
+        Ok(match self {
+            BotSpec::Random => Box::new(RandomBot::new(seed)),
+            BotSpec::Greedy => Box::new(GreedyBot::new(seed)),
+            BotSpec::Mcts(cfg) => Box::new(MctsBot::new(SearchConfig {
+                seed,
+                ..cfg.clone()
+            })?),
+        })
+    }
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotSpec::Random => f.write_str("random"),
+            BotSpec::Greedy => f.write_str("greedy"),
+            BotSpec::Mcts(c) => match (c.iterations, c.time_limit) {
+                (0, Some(t)) => write!(f, "mcts:{t}s"),
+                (n, None) => write!(f, "mcts:{n}"),
+                (n, Some(t)) => write!(f, "mcts:{n}/{t}s"),
+            },
+        }
+    }
+}

@@ -1,0 +1,636 @@
+//! Information-set MCTS with determinization, generic over [`Game`].
+//!
+//! Single-observer ISMCTS ("ISMCTS-SO", Cowling, Powley & Whitehouse 2012):
+//! every iteration deals a fresh determinization of the root state from the
+//! point of view of the player to move, so the search only ever sees what that
+//! player could know; all determinizations share one tree keyed by action id.
+//! A child is only selectable when its action is legal in the current
+//! determinization, and UCB uses the child's *availability* count (how often it
+//! was selectable) instead of the parent's visit count.
+//!
+//! Each node's statistics are from the point of view of the player who chose the
+//! action leading to it, so the same code is max^n-style UCT for 2–4 players.
+//! Rewards are `Outcome::returns()` at a terminal state, or a heuristic
+//! evaluation (see [`CutEval`]) when a rollout reaches its depth cap.
+
+use crate::game::{Action, ActionList, Game, GameError, Player, MAX_PLAYERS};
+use crate::rng::SplitMix64;
+use std::time::{Duration, Instant};
+
+/// How rollouts choose their moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RolloutPolicy {
+    /// Uniform over the legal actions: the cheapest policy.
+    Random,
+    /// With probability `epsilon` a uniform move, otherwise the move whose
+    /// child position has the best [`Game::heuristic`] for the mover. Much
+    /// more expensive per move (one clone + apply per legal action).
+    Greedy {
+        /// Probability of a uniform move instead of the greedy one.
+        epsilon: f32,
+    },
+    /// Move-average sampling (MAST): with probability `epsilon` a uniform
+    /// move, otherwise the legal action id with the best average reward for
+    /// the mover so far in this search (over every iteration it took part in,
+    /// in the tree or in rollouts). Learns cheap, game-agnostic preferences
+    /// ("buying beats reserving") at the cost of one table lookup per legal
+    /// action.
+    Mast {
+        /// Probability of a uniform move instead of the best-average one.
+        epsilon: f32,
+    },
+}
+
+/// How a rollout that reaches its depth cap is scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CutEval {
+    /// Each player's reward is `heuristic(p)` as is.
+    Heuristic,
+    /// Each player's reward is `0.5 + (h_p - max_{q != p} h_q) / 2`: only the
+    /// lead over the best opponent counts, which is what decides the game.
+    Relative,
+}
+
+/// Everything a search needs besides the state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Total iteration budget over all threads; 0 = no iteration limit (then a
+    /// time limit is required).
+    pub iterations: u64,
+    /// Wall-time budget in seconds, if any. Both budgets may be set: the first
+    /// one reached stops the search.
+    pub time_limit: Option<f64>,
+    /// Root-parallel trees (one per thread), merged at the root.
+    pub threads: usize,
+    /// Base seed; thread `t` uses a seed derived from it and `t`.
+    pub seed: u64,
+    /// UCT exploration constant (rewards are in `[0, 1]`).
+    pub exploration: f64,
+    /// Node cap per tree; once reached the tree stops growing but the search
+    /// goes on.
+    pub max_nodes: usize,
+    /// Rollout decisions before the evaluation cut.
+    pub rollout_depth: u32,
+    /// The rollout policy.
+    pub rollout: RolloutPolicy,
+    /// The evaluation at the cut.
+    pub cut_eval: CutEval,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        Self {
+            iterations: 1000,
+            time_limit: None,
+            threads: 1,
+            seed: 0,
+            exploration: 0.7,
+            max_nodes: 1 << 20,
+            rollout_depth: 24,
+            rollout: RolloutPolicy::Mast { epsilon: 0.3 },
+            cut_eval: CutEval::Relative,
+        }
+    }
+}
+
+impl SearchConfig {
+    /// Checks every field; the message names the bad one.
+    pub fn validate(&self) -> Result<(), GameError> {
+        let bad = |m: String| Err(GameError::Config(m));
+        if let Some(t) = self.time_limit {
+            if !t.is_finite() || t < 0.0 {
+                return bad(format!(
+                    "time_limit must be a finite number of seconds >= 0, got {t}"
+                ));
+            }
+        }
+        if self.iterations == 0 && self.time_limit.is_none() {
+            return bad("iterations must be positive when there is no time_limit".into());
+        }
+        if self.threads == 0 || self.threads > 256 {
+            return bad(format!("threads must be in 1..=256, got {}", self.threads));
+        }
+        if !self.exploration.is_finite() || self.exploration < 0.0 {
+            return bad(format!(
+                "exploration must be a finite number >= 0, got {}",
+                self.exploration
+            ));
+        }
+        if self.max_nodes < 2 || self.max_nodes > u32::MAX as usize / 2 {
+            return bad(format!(
+                "max_nodes must be in 2..=2^31, got {}",
+                self.max_nodes
+            ));
+        }
+        if let RolloutPolicy::Greedy { epsilon } | RolloutPolicy::Mast { epsilon } = self.rollout {
+            if !(0.0..=1.0).contains(&epsilon) {
+                return bad(format!("rollout epsilon must be in [0, 1], got {epsilon}"));
+            }
+        }
+        Ok(())
+    }
+
+    fn deadline(&self, start: Instant) -> Option<Instant> {
+        // validate() made the value finite and >= 0; try_from still guards
+        // against values too large for a Duration.
+        self.time_limit.map(|t| {
+            Duration::try_from_secs_f64(t)
+                .ok()
+                .and_then(|d| start.checked_add(d))
+                .unwrap_or(start + Duration::from_secs(86_400 * 365))
+        })
+    }
+}
+
+/// Root statistics of one action.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ActionStats {
+    /// The action.
+    pub action: Action,
+    /// Visits summed over the threads' trees.
+    pub visits: u64,
+    /// Mean reward for the player to move (0 when never visited).
+    pub value: f64,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The most visited action (ties: higher mean value, then lower id).
+    pub action: Action,
+    /// Root statistics, ascending by action id.
+    pub stats: Vec<ActionStats>,
+    /// Iterations run over all threads.
+    pub iterations: u64,
+    /// Nodes in all trees together.
+    pub nodes: u64,
+}
+
+impl SearchResult {
+    /// `(action, visits)` pairs, ascending by id.
+    pub fn visits(&self) -> Vec<(Action, u64)> {
+        self.stats.iter().map(|s| (s.action, s.visits)).collect()
+    }
+    /// `(action, mean value)` pairs, ascending by id.
+    pub fn values(&self) -> Vec<(Action, f64)> {
+        self.stats.iter().map(|s| (s.action, s.value)).collect()
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+/// One tree node. Children form a singly linked list through `next_sibling`
+/// so the whole tree lives in one `Vec` with no per-node allocation.
+#[derive(Clone, Copy)]
+struct Node {
+    first_child: u32,
+    next_sibling: u32,
+    visits: u32,
+    /// Iterations in which this node's action was legal at its parent.
+    avail: u32,
+    /// Sum of rewards of `player`.
+    value: f64,
+    action: Action,
+    /// The player who chose `action`.
+    player: Player,
+}
+
+impl Node {
+    fn new(action: Action, player: Player) -> Self {
+        Self {
+            first_child: NONE,
+            next_sibling: NONE,
+            visits: 0,
+            avail: 0,
+            value: 0.0,
+            action,
+            player,
+        }
+    }
+}
+
+/// One tree and its scratch buffers (reused across iterations).
+struct Tree<G: Game> {
+    nodes: Vec<Node>,
+    path: Vec<u32>,
+    /// Bitset over action ids: the legal actions of the current node that
+    /// have no child yet.
+    untried: Vec<u64>,
+    legal: ActionList,
+    rng: SplitMix64,
+    /// MAST table: `(reward sum, count)` per `(player, action id)`.
+    mast: Vec<(f32, u32)>,
+    /// `(player, action)` of every rollout move of this iteration.
+    trace: Vec<(Player, Action)>,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: Game> Tree<G> {
+    fn new(seed: u64, capacity: usize) -> Self {
+        let mut nodes = Vec::with_capacity(capacity);
+        nodes.push(Node::new(Action(0), 0));
+        Self {
+            nodes,
+            path: Vec::with_capacity(64),
+            untried: vec![0; G::NUM_ACTIONS.div_ceil(64)],
+            legal: ActionList::new(),
+            rng: SplitMix64::new(seed),
+            mast: Vec::new(),
+            trace: Vec::with_capacity(64),
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// One iteration: determinize, select, expand, roll out, back up.
+    fn iterate(&mut self, root: &G, observer: Player, cfg: &SearchConfig) {
+        let mut state = root.determinize(observer, &mut self.rng);
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        while let Some(mover) = state.current_player() {
+            state.legal_actions(&mut self.legal);
+            if self.legal.is_empty() {
+                // A non-terminal state with no legal action breaks the
+                // contract; score it as it stands instead of looping.
+                break;
+            }
+            for a in self.legal.as_slice() {
+                self.untried[a.index() >> 6] |= 1 << (a.index() & 63);
+            }
+            // Scan the children: count availability, find the UCB best among
+            // those legal here, and strike them from `untried`.
+            let mut best = NONE;
+            let mut best_score = f64::NEG_INFINITY;
+            let mut tried = 0usize;
+            let mut c = self.nodes[node as usize].first_child;
+            while c != NONE {
+                let ch = &mut self.nodes[c as usize];
+                let i = ch.action.index();
+                let bit = 1u64 << (i & 63);
+                // A child only matches when its player is the one to move:
+                // in some variants who decides next can depend on a card
+                // drawn, so the same action path can reach different movers
+                // in different determinizations.
+                if self.untried[i >> 6] & bit != 0 && ch.player == mover {
+                    self.untried[i >> 6] ^= bit;
+                    tried += 1;
+                    ch.avail += 1;
+                    let v = ch.visits.max(1) as f64;
+                    let score =
+                        ch.value / v + cfg.exploration * ((ch.avail as f64).ln() / v).sqrt();
+                    if score > best_score {
+                        best_score = score;
+                        best = c;
+                    }
+                }
+                c = ch.next_sibling;
+            }
+            let n_untried = self.legal.len() - tried;
+            let mut expand = None;
+            if n_untried > 0 && self.nodes.len() < cfg.max_nodes {
+                let mut k = self.rng.below(n_untried as u64) as usize;
+                for &a in self.legal.as_slice() {
+                    if self.untried[a.index() >> 6] & (1 << (a.index() & 63)) != 0 {
+                        if k == 0 {
+                            expand = Some(a);
+                            break;
+                        }
+                        k -= 1;
+                    }
+                }
+            }
+            for a in self.legal.as_slice() {
+                self.untried[a.index() >> 6] = 0;
+            }
+            if let Some(a) = expand {
+                let idx = self.nodes.len() as u32;
+                let mut child = Node::new(a, mover);
+                child.avail = 1;
+                child.next_sibling = self.nodes[node as usize].first_child;
+                self.nodes[node as usize].first_child = idx;
+                self.nodes.push(child);
+                state.apply_unchecked(a);
+                self.path.push(idx);
+                break;
+            }
+            if best == NONE {
+                // Node cap reached and no child is legal here: roll out.
+                break;
+            }
+            state.apply_unchecked(self.nodes[best as usize].action);
+            self.path.push(best);
+            node = best;
+        }
+        let rewards = self.rollout(&mut state, cfg);
+        for &i in &self.path {
+            let n = &mut self.nodes[i as usize];
+            n.visits += 1;
+            n.value += rewards[n.player as usize] as f64;
+        }
+        if matches!(cfg.rollout, RolloutPolicy::Mast { .. }) {
+            // The root (path[0]) carries no action.
+            for &i in &self.path[1..] {
+                let n = self.nodes[i as usize];
+                let e = &mut self.mast[n.player as usize * G::NUM_ACTIONS + n.action.index()];
+                e.0 += rewards[n.player as usize];
+                e.1 += 1;
+            }
+            for &(p, a) in &self.trace {
+                let e = &mut self.mast[p as usize * G::NUM_ACTIONS + a.index()];
+                e.0 += rewards[p as usize];
+                e.1 += 1;
+            }
+        }
+    }
+
+    fn rollout(&mut self, state: &mut G, cfg: &SearchConfig) -> [f32; MAX_PLAYERS] {
+        let mut depth = 0;
+        self.trace.clear();
+        if matches!(cfg.rollout, RolloutPolicy::Mast { .. }) && self.mast.is_empty() {
+            self.mast = vec![(0.0, 0); MAX_PLAYERS * G::NUM_ACTIONS];
+        }
+        while depth < cfg.rollout_depth {
+            let Some(mover) = state.current_player() else {
+                break;
+            };
+            state.legal_actions(&mut self.legal);
+            let n = self.legal.len();
+            if n == 0 {
+                break;
+            }
+            let a = match cfg.rollout {
+                RolloutPolicy::Random => self.legal.as_slice()[self.rng.below(n as u64) as usize],
+                RolloutPolicy::Greedy { epsilon } => {
+                    if n == 1 || self.rng.next_f64() < epsilon as f64 {
+                        self.legal.as_slice()[self.rng.below(n as u64) as usize]
+                    } else {
+                        greedy_choice(state, mover, self.legal.as_slice(), &mut self.rng)
+                    }
+                }
+                RolloutPolicy::Mast { epsilon } => {
+                    let a = if n == 1 || self.rng.next_f64() < epsilon as f64 {
+                        self.legal.as_slice()[self.rng.below(n as u64) as usize]
+                    } else {
+                        self.mast_choice(mover)
+                    };
+                    self.trace.push((mover, a));
+                    a
+                }
+            };
+            state.apply_unchecked(a);
+            depth += 1;
+        }
+        evaluate(state, cfg.cut_eval)
+    }
+}
+
+impl<G: Game> Tree<G> {
+    /// The action of `self.legal` with the best MAST average for `mover`
+    /// (unseen actions count as 0.5, a neutral reward); ties uniformly.
+    fn mast_choice(&mut self, mover: Player) -> Action {
+        let base = mover as usize * G::NUM_ACTIONS;
+        let mut best = self.legal.as_slice()[0];
+        let mut best_v = f32::NEG_INFINITY;
+        let mut ties = 0u64;
+        for &a in self.legal.as_slice() {
+            let (sum, n) = self.mast[base + a.index()];
+            let v = if n == 0 { 0.5 } else { sum / n as f32 };
+            if v > best_v {
+                best_v = v;
+                best = a;
+                ties = 1;
+            } else if v == best_v {
+                ties += 1;
+                if self.rng.below(ties) == 0 {
+                    best = a;
+                }
+            }
+        }
+        best
+    }
+}
+
+/// The legal action whose child is best for `mover` by the heuristic; ties
+/// broken uniformly by `rng` (reservoir sampling, so one pass).
+pub(crate) fn greedy_choice<G: Game>(
+    state: &G,
+    mover: Player,
+    legal: &[Action],
+    rng: &mut SplitMix64,
+) -> Action {
+    let mut best = legal[0];
+    let mut best_h = f32::NEG_INFINITY;
+    let mut ties = 0u64;
+    for &a in legal {
+        let mut child = state.clone();
+        child.apply_unchecked(a);
+        let h = match child.outcome() {
+            Some(o) => o.returns()[mover as usize],
+            None => child.heuristic(mover),
+        };
+        if h > best_h {
+            best_h = h;
+            best = a;
+            ties = 1;
+        } else if h == best_h {
+            ties += 1;
+            if rng.below(ties) == 0 {
+                best = a;
+            }
+        }
+    }
+    best
+}
+
+/// Rewards of every player: the returns when terminal, else the cut evaluation.
+fn evaluate<G: Game>(state: &G, cut: CutEval) -> [f32; MAX_PLAYERS] {
+    if let Some(o) = state.outcome() {
+        return o.returns();
+    }
+    let n = state.num_players().min(MAX_PLAYERS);
+    let mut h = [0.0f32; MAX_PLAYERS];
+    for (p, slot) in h.iter_mut().enumerate().take(n) {
+        *slot = state.heuristic(p as Player).clamp(0.0, 1.0);
+    }
+    match cut {
+        CutEval::Heuristic => h,
+        CutEval::Relative => {
+            let mut r = [0.0f32; MAX_PLAYERS];
+            for p in 0..n {
+                let best_other = (0..n)
+                    .filter(|&q| q != p)
+                    .map(|q| h[q])
+                    .fold(0.0f32, f32::max);
+                r[p] = (0.5 + (h[p] - best_other) * 0.5).clamp(0.0, 1.0);
+            }
+            r
+        }
+    }
+}
+
+/// Derives thread `t`'s seed from the base seed (independent streams).
+fn thread_seed(seed: u64, t: usize) -> u64 {
+    SplitMix64::new(seed ^ (t as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03)).next_u64()
+}
+
+struct TreeOutcome {
+    root: Vec<(Action, u64, f64)>,
+    iterations: u64,
+    nodes: u64,
+}
+
+fn run_tree<G: Game>(
+    state: &G,
+    observer: Player,
+    cfg: &SearchConfig,
+    seed: u64,
+    budget: u64,
+    deadline: Option<Instant>,
+) -> TreeOutcome {
+    let capacity = if budget > 0 {
+        (budget as usize).saturating_add(1).min(cfg.max_nodes)
+    } else {
+        cfg.max_nodes.min(1 << 16)
+    };
+    let mut tree = Tree::<G>::new(seed, capacity);
+    let mut done = 0u64;
+    loop {
+        tree.iterate(state, observer, cfg);
+        done += 1;
+        if budget > 0 && done >= budget {
+            break;
+        }
+        // The clock is read every 8 iterations: cheap, and an iteration is
+        // far below a millisecond, so the deadline is still met closely.
+        if let Some(d) = deadline {
+            if done % 8 == 0 && Instant::now() >= d {
+                break;
+            }
+        }
+    }
+    let mut root = Vec::new();
+    let mut c = tree.nodes[0].first_child;
+    while c != NONE {
+        let n = &tree.nodes[c as usize];
+        root.push((n.action, n.visits as u64, n.value));
+        c = n.next_sibling;
+    }
+    TreeOutcome {
+        root,
+        iterations: done,
+        nodes: tree.nodes.len() as u64,
+    }
+}
+
+/// Searches `state` for the player to move.
+///
+/// Reproducible: the same state (or one differing only in what the player to
+/// move cannot see), seed, thread count and iteration budget give the same
+/// result, unless a time limit stops the search first.
+///
+/// Errors (`GameError::Config`): a finished game, or an invalid config (see
+/// [`SearchConfig::validate`]).
+pub fn search<G: Game>(state: &G, cfg: &SearchConfig) -> Result<SearchResult, GameError> {
+    cfg.validate()?;
+    let Some(observer) = state.current_player() else {
+        return Err(GameError::Config(
+            "cannot search a finished game: the state is terminal".into(),
+        ));
+    };
+    let start = Instant::now();
+    let deadline = cfg.deadline(start);
+    let threads = cfg.threads;
+    let budget = |t: usize| -> Option<u64> {
+        if cfg.iterations == 0 {
+            return Some(0);
+        }
+        let base = cfg.iterations / threads as u64;
+        let b = base + u64::from((t as u64) < cfg.iterations % threads as u64);
+        // A thread with an empty share is not started at all.
+        (b > 0).then_some(b)
+    };
+    let outcomes: Vec<TreeOutcome> = if threads == 1 {
+        vec![run_tree(
+            state,
+            observer,
+            cfg,
+            thread_seed(cfg.seed, 0),
+            cfg.iterations,
+            deadline,
+        )]
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .filter_map(|t| {
+                    let b = budget(t)?;
+                    Some(s.spawn(move || {
+                        run_tree(state, observer, cfg, thread_seed(cfg.seed, t), b, deadline)
+                    }))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| match h.join() {
+                    Ok(o) => o,
+                    Err(e) => std::panic::resume_unwind(e),
+                })
+                .collect()
+        })
+    };
+    merge(state, outcomes)
+}
+
+fn merge<G: Game>(state: &G, outcomes: Vec<TreeOutcome>) -> Result<SearchResult, GameError> {
+    let mut visits = vec![0u64; G::NUM_ACTIONS];
+    let mut values = vec![0f64; G::NUM_ACTIONS];
+    let mut iterations = 0;
+    let mut nodes = 0;
+    for o in &outcomes {
+        iterations += o.iterations;
+        nodes += o.nodes;
+        for &(a, v, s) in &o.root {
+            if a.index() < G::NUM_ACTIONS {
+                visits[a.index()] += v;
+                values[a.index()] += s;
+            }
+        }
+    }
+    // The statistics list the actions legal in the real state: the legal list
+    // of the player to move depends only on what that player sees, so this
+    // reads nothing hidden.
+    let mut legal = ActionList::new();
+    state.legal_actions(&mut legal);
+    let stats: Vec<ActionStats> = legal
+        .as_slice()
+        .iter()
+        .map(|&a| {
+            let v = visits[a.index()];
+            ActionStats {
+                action: a,
+                visits: v,
+                value: if v > 0 {
+                    values[a.index()] / v as f64
+                } else {
+                    0.0
+                },
+            }
+        })
+        .collect();
+    let Some(&first) = stats.first() else {
+        return Err(GameError::InvalidState(
+            "the state is not terminal but has no legal action".into(),
+        ));
+    };
+    let mut best = first;
+    for s in &stats[1..] {
+        if s.visits > best.visits || (s.visits == best.visits && s.value > best.value) {
+            best = *s;
+        }
+    }
+    Ok(SearchResult {
+        action: best.action,
+        stats,
+        iterations,
+        nodes,
+    })
+}

@@ -1,0 +1,267 @@
+//! The generic search on a toy hidden-information game.
+
+mod search_toy;
+
+use search_toy::{position, value, Nim};
+use splendor::game::{Action, ActionList, Config, Game, GameError};
+use splendor::search::{search, CutEval, RolloutPolicy, SearchConfig};
+use std::time::{Duration, Instant};
+
+fn cfg(iterations: u64) -> SearchConfig {
+    SearchConfig {
+        iterations,
+        ..SearchConfig::default()
+    }
+}
+
+fn legal(s: &Nim) -> Vec<Action> {
+    let mut l = ActionList::new();
+    s.legal_actions(&mut l);
+    l.as_slice().to_vec()
+}
+
+#[test]
+fn finds_the_immediate_win() {
+    // Counter 3: only the 3-card (id 2) wins now; the others hand the
+    // opponent a counter they may finish.
+    let s = position(3, &[0, 1, 2], &[3, 4, 5]);
+    let r = search(&s, &cfg(2000)).unwrap();
+    assert_eq!(r.action, Action(2));
+    assert!(value(r.action.0 as u8) == 3);
+    let best = r.stats.iter().find(|x| x.action == Action(2)).unwrap();
+    assert!(
+        best.value > 0.99,
+        "a sure win has value 1, got {}",
+        best.value
+    );
+}
+
+#[test]
+fn avoids_handing_over_the_win() {
+    // Counter 5, the mover holds a 1 (id 0) and a 2 (id 1). Leaving 4 makes
+    // the opponent unable to finish (max card 3) whatever they hold; leaving
+    // 3 lets any opponent holding a 3 win at once.
+    let s = position(5, &[0, 1], &[2, 5, 8]);
+    let r = search(&s, &cfg(4000)).unwrap();
+    assert_eq!(r.action, Action(0), "{:?}", r.stats);
+}
+
+#[test]
+fn statistics_cover_the_legal_actions_and_budgets_add_up() {
+    let s = Nim::new_game(&Config::default()).unwrap();
+    let r = search(&s, &cfg(500)).unwrap();
+    assert_eq!(r.iterations, 500);
+    let acts: Vec<Action> = r.stats.iter().map(|x| x.action).collect();
+    assert_eq!(acts, legal(&s));
+    assert_eq!(r.stats.iter().map(|x| x.visits).sum::<u64>(), 500);
+    assert!(r.nodes > 1 && r.nodes <= 501);
+    for x in &r.stats {
+        assert!((0.0..=1.0).contains(&x.value));
+    }
+    assert_eq!(r.visits().len(), r.values().len());
+}
+
+#[test]
+fn same_seed_same_result_and_other_seed_differs() {
+    let s = Nim::new_game(&Config::default()).unwrap();
+    for threads in [1, 2, 3] {
+        let c = SearchConfig {
+            threads,
+            seed: 7,
+            ..cfg(3000)
+        };
+        let a = search(&s, &c).unwrap();
+        let b = search(&s, &c).unwrap();
+        assert_eq!(a, b, "threads={threads}");
+        assert_eq!(a.iterations, 3000);
+        let d = search(&s, &SearchConfig { seed: 8, ..c }).unwrap();
+        assert_ne!(
+            a.stats, d.stats,
+            "a different seed should change the statistics"
+        );
+    }
+}
+
+#[test]
+fn hidden_information_does_not_leak() {
+    // Two states that differ only in the opponent's hand and the deck order:
+    // the search must not be able to tell them apart.
+    let a = position(11, &[0, 4], &[2, 5, 8]);
+    let mut b = position(11, &[0, 4], &[9, 10, 23]);
+    // Scramble b's deck too.
+    let top = b.top as usize;
+    b.deck[top..].reverse();
+    assert_ne!(a, b);
+    for threads in [1, 2] {
+        let c = SearchConfig {
+            threads,
+            seed: 3,
+            ..cfg(4000)
+        };
+        let ra = search(&a, &c).unwrap();
+        let rb = search(&b, &c).unwrap();
+        assert_eq!(ra, rb);
+    }
+    // Control: the comparison is sharp enough to catch a leak. A search that
+    // reads the true hands (determinize returning the state itself) tells
+    // the same two positions apart.
+    let (mut la, mut lb) = (a, b);
+    la.leaky = true;
+    lb.leaky = true;
+    let c = SearchConfig {
+        seed: 3,
+        ..cfg(4000)
+    };
+    assert_ne!(
+        search(&la, &c).unwrap().stats,
+        search(&lb, &c).unwrap().stats
+    );
+}
+
+#[test]
+fn time_budget_is_honoured() {
+    let s = Nim::new_game(&Config::default()).unwrap();
+    // The bound is the contract (limit + 20 ms). The margin for a loaded
+    // machine is in the measurement: preemption can only add time, so one
+    // try within the bound (of up to 30) shows the search stops in time.
+    let within = |c: &SearchConfig, bound: Duration| -> Result<(), Duration> {
+        let mut best = Duration::MAX;
+        for _ in 0..30 {
+            let t = Instant::now();
+            let r = search(&s, c).unwrap();
+            assert!(r.iterations >= 1);
+            best = best.min(t.elapsed());
+            if best <= bound {
+                return Ok(());
+            }
+        }
+        Err(best)
+    };
+    for limit in [0.0, 0.02, 0.1] {
+        let c = SearchConfig {
+            iterations: 0,
+            time_limit: Some(limit),
+            ..SearchConfig::default()
+        };
+        let bound = Duration::from_secs_f64(limit) + Duration::from_millis(20);
+        within(&c, bound).unwrap_or_else(|best| panic!("limit {limit}s took {best:?}"));
+    }
+    // Several threads share the same deadline.
+    let c = SearchConfig {
+        iterations: 0,
+        time_limit: Some(0.05),
+        threads: 2,
+        ..SearchConfig::default()
+    };
+    within(&c, Duration::from_millis(70)).unwrap_or_else(|best| panic!("took {best:?}"));
+    // Both budgets: the iteration budget stops first.
+    let c = SearchConfig {
+        iterations: 100,
+        time_limit: Some(10.0),
+        ..SearchConfig::default()
+    };
+    assert_eq!(search(&s, &c).unwrap().iterations, 100);
+}
+
+#[test]
+fn node_cap_holds_and_search_goes_on() {
+    let s = Nim::new_game(&Config::default()).unwrap();
+    for threads in [1, 2] {
+        let c = SearchConfig {
+            max_nodes: 50,
+            threads,
+            ..cfg(5000)
+        };
+        let r = search(&s, &c).unwrap();
+        assert_eq!(r.iterations, 5000);
+        assert!(r.nodes <= 50 * threads as u64, "{}", r.nodes);
+        assert_eq!(r.stats.iter().map(|x| x.visits).sum::<u64>(), 5000);
+    }
+    // The smallest tree: root and one child at a time.
+    let r = search(
+        &s,
+        &SearchConfig {
+            max_nodes: 2,
+            ..cfg(100)
+        },
+    )
+    .unwrap();
+    assert_eq!(r.nodes, 2);
+}
+
+#[test]
+fn bad_arguments_are_errors() {
+    let s = Nim::new_game(&Config::default()).unwrap();
+    let err = |c: SearchConfig| match search(&s, &c) {
+        Err(GameError::Config(m)) => m,
+        other => panic!("expected a Config error, got {other:?}"),
+    };
+    assert!(err(cfg(0)).contains("iterations"));
+    for t in [-1.0, f64::NAN, f64::INFINITY] {
+        let m = err(SearchConfig {
+            time_limit: Some(t),
+            ..cfg(10)
+        });
+        assert!(m.contains("time_limit"), "{m}");
+    }
+    assert!(err(SearchConfig {
+        threads: 0,
+        ..cfg(10)
+    })
+    .contains("threads"));
+    assert!(err(SearchConfig {
+        max_nodes: 1,
+        ..cfg(10)
+    })
+    .contains("max_nodes"));
+    assert!(err(SearchConfig {
+        exploration: f64::NAN,
+        ..cfg(10)
+    })
+    .contains("exploration"));
+    assert!(err(SearchConfig {
+        rollout: RolloutPolicy::Greedy { epsilon: 2.0 },
+        ..cfg(10)
+    })
+    .contains("epsilon"));
+    assert!(err(SearchConfig {
+        rollout: RolloutPolicy::Mast { epsilon: f32::NAN },
+        ..cfg(10)
+    })
+    .contains("epsilon"));
+    let mut done = position(1, &[0], &[1]);
+    done.apply(Action(0)).unwrap();
+    assert!(done.is_terminal());
+    match search(&done, &cfg(10)) {
+        Err(GameError::Config(m)) => assert!(m.contains("terminal"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn every_policy_and_cut_runs_for_four_players() {
+    let s = Nim::new_game(&Config {
+        num_players: 4,
+        ..Config::default()
+    })
+    .unwrap();
+    for rollout in [
+        RolloutPolicy::Random,
+        RolloutPolicy::Greedy { epsilon: 0.2 },
+        RolloutPolicy::Mast { epsilon: 0.3 },
+    ] {
+        for cut_eval in [CutEval::Heuristic, CutEval::Relative] {
+            for rollout_depth in [0, 3, 100] {
+                let c = SearchConfig {
+                    rollout,
+                    cut_eval,
+                    rollout_depth,
+                    ..cfg(300)
+                };
+                let r = search(&s, &c).unwrap();
+                assert!(legal(&s).contains(&r.action));
+                assert_eq!(r.iterations, 300);
+            }
+        }
+    }
+}
