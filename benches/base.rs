@@ -228,6 +228,12 @@ fn cpu_benches(c: &mut Criterion<ThreadCpu>) {
     c.bench_function("base_cpu/determinize_mid", |b| {
         b.iter(|| black_box(&mid).determinize(0, &mut rng))
     });
+    c.bench_function("base_cpu/heuristic_mid", |b| {
+        b.iter(|| black_box(&mid).heuristic(0))
+    });
+    c.bench_function("base_cpu/legal_actions_mid", |b| {
+        b.iter(|| black_box(&mid).legal_actions(&mut list))
+    });
     let mut seed = 0u64;
     c.bench_function("base_cpu/random_game_2p_with_setup", |b| {
         b.iter(|| {
