@@ -25,9 +25,13 @@ fn mid_game() -> BaseState {
     let mut s = opening(2, 3);
     let mut rng = SplitMix64::new(3);
     let mut list = ActionList::new();
-    for _ in 0..40 {
+    // 10 decisions in, then on to the next main-phase decision so that the
+    // list is a typical one (a return or pay phase has only a few entries).
+    let mut k = 0;
+    while k < 10 || s.phase() != splendor::variants::base::Phase::Main {
         s.legal_actions(&mut list);
         s.apply_unchecked(list.as_slice()[rng.below(list.len() as u64) as usize]);
+        k += 1;
     }
     assert!(!s.is_terminal());
     s
@@ -73,6 +77,7 @@ fn benches(c: &mut Criterion) {
     let mid = mid_game();
     mid.legal_actions(&mut list);
     let n_mid = list.len();
+    println!("base mid-game position: {n_mid} legal actions");
     c.bench_function("base/legal_actions_mid", |b| {
         b.iter(|| {
             black_box(&mid).legal_actions(&mut list);
@@ -222,6 +227,12 @@ fn cpu_benches(c: &mut Criterion<ThreadCpu>) {
     let mut rng = SplitMix64::new(9);
     c.bench_function("base_cpu/determinize_mid", |b| {
         b.iter(|| black_box(&mid).determinize(0, &mut rng))
+    });
+    c.bench_function("base_cpu/heuristic_mid", |b| {
+        b.iter(|| black_box(&mid).heuristic(0))
+    });
+    c.bench_function("base_cpu/legal_actions_mid", |b| {
+        b.iter(|| black_box(&mid).legal_actions(&mut list))
     });
     let mut seed = 0u64;
     c.bench_function("base_cpu/random_game_2p_with_setup", |b| {
