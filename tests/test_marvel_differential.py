@@ -71,6 +71,10 @@ def _bad_inputs() -> list[tuple[str, Any]]:
         ("current", 1),
         ("locations", []),
         ("version", 2),
+        ("version", 1.0),
+        ("card_set", float(start["card_set"])),
+        ("num_players", 2.0),
+        ("passes", True),
     ]:
         obj = dict(start)
         obj[key] = value
