@@ -4,7 +4,12 @@
 //! legal actions via `playout::random_playout`), so the throughput in
 //! decisions is exact. The bench also prints the mean game length and the
 //! share of truncated games, and asserts them.
+//!
+//! Two groups: `marvel_random_play` measures wall time (criterion's default);
+//! `marvel_random_play_cpu` measures the thread's CPU time, which stays
+//! meaningful on a shared machine where the benchmark thread is descheduled.
 
+use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use splendor::game::{Config, EndReason, Game};
 use splendor::playout::random_playout;
@@ -42,6 +47,108 @@ fn starts(n: u8, seeds: std::ops::Range<u64>) -> Vec<MarvelState> {
         .collect()
 }
 
+/// CPU time of the calling thread, in nanoseconds.
+#[cfg(target_os = "linux")]
+fn thread_cpu_ns() -> u64 {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut t = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid, writable timespec; the clock id is a Linux constant.
+    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime failed");
+    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+}
+
+/// Elsewhere fall back to wall time since the first call.
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_ns() -> u64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_nanos() as u64
+}
+
+/// Criterion measurement: thread CPU time.
+struct ThreadCpu;
+
+struct CpuFormatter;
+
+impl ValueFormatter for CpuFormatter {
+    fn scale_values(&self, typical: f64, values: &mut [f64]) -> &'static str {
+        let (div, unit) = if typical < 1e3 {
+            (1.0, "ns cpu")
+        } else if typical < 1e6 {
+            (1e3, "µs cpu")
+        } else if typical < 1e9 {
+            (1e6, "ms cpu")
+        } else {
+            (1e9, "s cpu")
+        };
+        values.iter_mut().for_each(|v| *v /= div);
+        unit
+    }
+    fn scale_throughputs(&self, _typical: f64, t: &Throughput, values: &mut [f64]) -> &'static str {
+        let n = match *t {
+            Throughput::Elements(n) | Throughput::Bytes(n) | Throughput::BytesDecimal(n) => n,
+            Throughput::Bits(n) => n,
+            #[allow(unreachable_patterns)]
+            _ => 1,
+        } as f64;
+        values.iter_mut().for_each(|v| *v = n * 1e9 / *v / 1e6);
+        "Melem/s cpu"
+    }
+    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
+
+impl Measurement for ThreadCpu {
+    type Intermediate = u64;
+    type Value = u64;
+    fn start(&self) -> u64 {
+        thread_cpu_ns()
+    }
+    fn end(&self, start: u64) -> u64 {
+        thread_cpu_ns().saturating_sub(start)
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, v: &u64) -> f64 {
+        *v as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &CpuFormatter
+    }
+}
+
+fn random_play_cpu(c: &mut Criterion<ThreadCpu>) {
+    let mut group = c.benchmark_group("marvel_random_play_cpu");
+    for n in 2..=4u8 {
+        let timed = starts(n, 0..GAMES);
+        let (decisions, _) = batch(&timed);
+        group.throughput(Throughput::Elements(decisions as u64));
+        group.bench_function(format!("{n}p_32_games"), |b| {
+            b.iter(|| black_box(batch(black_box(&timed))))
+        });
+    }
+    group.finish();
+}
+
 fn random_play(c: &mut Criterion) {
     let mut group = c.benchmark_group("marvel_random_play");
     for n in 2..=4u8 {
@@ -65,4 +172,9 @@ fn random_play(c: &mut Criterion) {
 }
 
 criterion_group!(benches, random_play);
-criterion_main!(benches);
+criterion_group! {
+    name = cpu_benches;
+    config = Criterion::default().with_measurement(ThreadCpu);
+    targets = random_play_cpu
+}
+criterion_main!(benches, cpu_benches);

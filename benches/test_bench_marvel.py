@@ -30,6 +30,33 @@ def _random_game(engine: ModuleType, seed: int) -> int:
     return n
 
 
+_STREAM = SplitMix64(99)
+DRAWS = [_STREAM.next_u64() for _ in range(4000)]
+
+
+def _random_game_lean(engine: ModuleType, seed: int) -> int:
+    """As ``_random_game`` but the choices come from pre-drawn 64-bit numbers, so the
+    timing holds only the engine calls (``legal_action_ids``, ``apply``, ``is_terminal``)."""
+    s = engine.new_game("marvel", players=3, seed=seed)
+    n = 0
+    while not s.is_terminal():
+        ids = s.legal_action_ids()
+        s.apply(ids[DRAWS[n] % len(ids)])
+        n += 1
+    return n
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_marvel_random_game_engine_calls_only(benchmark: Any, name: str) -> None:
+    engine = ENGINES[name]
+    decisions = benchmark.pedantic(
+        lambda: sum(_random_game_lean(engine, seed) for seed in range(4)),
+        rounds=3 if engine is reference else 30,
+    )
+    assert decisions == sum(_random_game_lean(splendor, seed) for seed in range(4))
+    benchmark.extra_info["decisions_per_round"] = decisions
+
+
 @pytest.mark.parametrize("name", sorted(ENGINES))
 def test_marvel_random_game_via_python_calls(benchmark: Any, name: str) -> None:
     engine = ENGINES[name]

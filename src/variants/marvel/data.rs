@@ -79,6 +79,9 @@ pub struct MarvelData {
     pub locations: Vec<Location>,
     /// FNV-1a checksum of the canonical text (docs/marvel.md §1).
     pub checksum: u32,
+    /// Card costs indexed by a `u8` id (padded to 256 so that the hot
+    /// affordability check needs no bounds check).
+    pub costs: Box<[Gems; 256]>,
 }
 
 /// The bundled card file.
@@ -106,10 +109,15 @@ impl MarvelData {
         let cards = parse_cards(cards, "cards.csv")?;
         let locations = parse_locations(locations, "locations.csv")?;
         let checksum = checksum(&cards, &locations);
+        let mut costs = Box::new([Gems::ZERO; 256]);
+        for (slot, c) in costs.iter_mut().zip(&cards) {
+            *slot = c.cost;
+        }
         Ok(MarvelData {
             cards,
             locations,
             checksum,
+            costs,
         })
     }
 

@@ -29,17 +29,8 @@ impl MarvelState {
     #[inline]
     fn need_and_short(&self, card: u8) -> (Gems, Gems) {
         let p = self.current as usize;
-        let need = self.data.cards[card as usize]
-            .cost
-            .saturating_sub(self.bonus[p]);
+        let need = self.data.costs[card as usize].saturating_sub(self.bonus[p]);
         (need, need.saturating_sub(self.tokens[p]))
-    }
-
-    /// Whether the current player can pay for `card` at all.
-    #[inline]
-    fn affordable(&self, card: u8) -> bool {
-        let (_, short) = self.need_and_short(card);
-        short.total() <= u32::from(self.tokens[self.current as usize].get(GREY))
     }
 
     /// The single payment when there is exactly one, else None (there may be
@@ -146,15 +137,25 @@ impl MarvelState {
                 }
             }
         }
-        for k in 0..12u16 {
-            let c = self.board[k as usize / 4][k as usize % 4];
-            if c != NONE && self.affordable(c) {
-                out.push(Action(RECRUIT + k));
+        // Shortfall after bonuses and tokens must be covered by grey.
+        let (bonus, tokens) = (self.bonus[p], self.tokens[p]);
+        let grey = u32::from(tokens.get(GREY));
+        let costs = &*self.data.costs;
+        let afford = |c: u8| {
+            costs[c as usize]
+                .saturating_sub(bonus)
+                .saturating_sub(tokens)
+                .total()
+                <= grey
+        };
+        for (k, &c) in self.board.as_flattened().iter().enumerate() {
+            if c != NONE && afford(c) {
+                out.push(Action(RECRUIT + k as u16));
             }
         }
-        for k in 0..self.n_reserved[p] as u16 {
-            if self.affordable(self.reserved[p][k as usize]) {
-                out.push(Action(RECRUIT_RES + k));
+        for (k, &c) in self.reserved(p).iter().enumerate() {
+            if afford(c) {
+                out.push(Action(RECRUIT_RES + k as u16));
             }
         }
         if out.is_empty() {
