@@ -3,7 +3,8 @@
 //! Run: `cargo bench --bench base`. Each bench asserts the result it
 //! measures, so a broken engine cannot produce a fast-looking number.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::measurement::{Measurement, ValueFormatter};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use splendor::game::{Action, ActionList, Config, Game};
 use splendor::playout::random_playout;
 use splendor::rng::SplitMix64;
@@ -24,9 +25,13 @@ fn mid_game() -> BaseState {
     let mut s = opening(2, 3);
     let mut rng = SplitMix64::new(3);
     let mut list = ActionList::new();
-    for _ in 0..40 {
+    // 10 decisions in, then on to the next main-phase decision so that the
+    // list is a typical one (a return or pay phase has only a few entries).
+    let mut k = 0;
+    while k < 10 || s.phase() != splendor::variants::base::Phase::Main {
         s.legal_actions(&mut list);
         s.apply_unchecked(list.as_slice()[rng.below(list.len() as u64) as usize]);
+        k += 1;
     }
     assert!(!s.is_terminal());
     s
@@ -72,6 +77,7 @@ fn benches(c: &mut Criterion) {
     let mid = mid_game();
     mid.legal_actions(&mut list);
     let n_mid = list.len();
+    println!("base mid-game position: {n_mid} legal actions");
     c.bench_function("base/legal_actions_mid", |b| {
         b.iter(|| {
             black_box(&mid).legal_actions(&mut list);
@@ -131,6 +137,126 @@ fn benches(c: &mut Criterion) {
     });
 }
 
+/// Per-thread CPU time (`CLOCK_THREAD_CPUTIME_ID`): on a machine shared with
+/// other jobs, wall time also counts the time this thread waits for a core,
+/// which is not the engine's cost. Reported next to the wall-time group.
+struct ThreadCpu;
+
+fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+struct NanoFormatter;
+
+impl ValueFormatter for NanoFormatter {
+    fn scale_values(&self, typical: f64, values: &mut [f64]) -> &'static str {
+        let (div, unit) = if typical < 1e3 {
+            (1.0, "ns")
+        } else if typical < 1e6 {
+            (1e3, "µs")
+        } else {
+            (1e6, "ms")
+        };
+        values.iter_mut().for_each(|v| *v /= div);
+        unit
+    }
+    fn scale_throughputs(&self, _: f64, t: &Throughput, values: &mut [f64]) -> &'static str {
+        let per = match t {
+            Throughput::Elements(n) | Throughput::Bytes(n) | Throughput::BytesDecimal(n) => {
+                *n as f64
+            }
+            _ => 1.0,
+        };
+        values.iter_mut().for_each(|v| *v = per * 1e9 / *v);
+        "elem/s"
+    }
+    fn scale_for_machines(&self, _: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
+
+impl Measurement for ThreadCpu {
+    type Intermediate = u64;
+    type Value = u64;
+    fn start(&self) -> u64 {
+        thread_cpu_ns()
+    }
+    fn end(&self, i: u64) -> u64 {
+        thread_cpu_ns() - i
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, v: &u64) -> f64 {
+        *v as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &NanoFormatter
+    }
+}
+
+/// The headline benches again, timed by thread CPU time.
+fn cpu_benches(c: &mut Criterion<ThreadCpu>) {
+    let s0 = opening(2, 1);
+    c.bench_function("base_cpu/clone", |b| b.iter(|| black_box(*black_box(&s0))));
+    let mut list = ActionList::new();
+    c.bench_function("base_cpu/legal_actions_opening", |b| {
+        b.iter(|| {
+            black_box(&s0).legal_actions(&mut list);
+            assert_eq!(list.len(), 30);
+        })
+    });
+    c.bench_function("base_cpu/apply_take3", |b| {
+        b.iter(|| {
+            let mut s = *black_box(&s0);
+            s.apply_unchecked(black_box(Action(0)));
+            s
+        })
+    });
+    let mid = mid_game();
+    let mut rng = SplitMix64::new(9);
+    c.bench_function("base_cpu/determinize_mid", |b| {
+        b.iter(|| black_box(&mid).determinize(0, &mut rng))
+    });
+    c.bench_function("base_cpu/heuristic_mid", |b| {
+        b.iter(|| black_box(&mid).heuristic(0))
+    });
+    c.bench_function("base_cpu/legal_actions_mid", |b| {
+        b.iter(|| black_box(&mid).legal_actions(&mut list))
+    });
+    let mut seed = 0u64;
+    c.bench_function("base_cpu/random_game_2p_with_setup", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut s = opening(2, seed);
+            let mut rng = SplitMix64::new(seed);
+            let n = random_playout(&mut s, &mut rng);
+            assert!(n > 0 && s.is_terminal());
+            n
+        })
+    });
+}
+
+criterion_group! {
+    name = base_cpu;
+    config = Criterion::default()
+        .with_measurement(ThreadCpu)
+        .sample_size(30)
+        .warm_up_time(std::time::Duration::from_millis(500))
+        .measurement_time(std::time::Duration::from_secs(2));
+    targets = cpu_benches
+}
+
 criterion_group! {
     name = base;
     config = Criterion::default()
@@ -139,4 +265,4 @@ criterion_group! {
         .measurement_time(std::time::Duration::from_secs(2));
     targets = benches
 }
-criterion_main!(base);
+criterion_main!(base, base_cpu);

@@ -5,71 +5,11 @@ use super::actions::{BUY, BUY_RESERVED};
 use super::cards::{self, NUM_CARDS, NUM_NOBLES};
 use super::rules::{can_afford, TOKEN_LIMIT, WINNING_POINTS};
 use super::state::{setup_bank, BaseState, Phase, DECK_CAP, DECK_SEG, EMPTY, MAX_TURN_CAP};
-use crate::game::{GameError, Player};
+use crate::game::GameError;
 use crate::gems::Gems;
-use serde_json::{json, Map, Value};
-
-fn opt_card(c: u8) -> Value {
-    if c == EMPTY {
-        Value::Null
-    } else {
-        json!(c)
-    }
-}
-
-fn gems6(g: Gems) -> Value {
-    Value::Array((0..6).map(|c| json!(g.get(c))).collect())
-}
+use serde_json::{Map, Value};
 
 impl BaseState {
-    /// The full state (`viewer = None`) or `viewer`'s redacted view.
-    pub(crate) fn json_value(&self, viewer: Option<Player>) -> Value {
-        let n = self.num_players as usize;
-        let over = self.phase == Phase::Over;
-        let players: Vec<Value> = (0..n)
-            .map(|p| {
-                let reserved: Vec<Value> = self
-                    .reserved(p)
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &c)| {
-                        let hidden = self.is_hidden(p, i);
-                        let redact = hidden && viewer.is_some_and(|v| v as usize != p);
-                        json!({
-                            "card": if redact { Value::Null } else { json!(c) },
-                            "hidden": hidden,
-                            "level": cards::level(c),
-                        })
-                    })
-                    .collect();
-                json!({
-                    "cards": self.owned[p].iter().collect::<Vec<u8>>(),
-                    "nobles": self.nobles_of(p).collect::<Vec<u8>>(),
-                    "reserved": reserved,
-                    "tokens": gems6(self.tokens[p]),
-                })
-            })
-            .collect();
-        json!({
-            "bank": gems6(self.bank),
-            "board": self.board.iter().map(|row| row.iter().map(|&c| opt_card(c)).collect::<Vec<_>>()).collect::<Vec<_>>(),
-            "current": if over { Value::Null } else { json!(self.current) },
-            "deck_sizes": (0..3).map(|l| self.deck_size(l)).collect::<Vec<_>>(),
-            "decks": if viewer.is_some() { Value::Null } else { json!((0..3).map(|l| self.deck(l).to_vec()).collect::<Vec<_>>()) },
-            "nobles": self.nobles_on_display().to_vec(),
-            "num_players": self.num_players,
-            "passes": self.passes,
-            "pending": if self.phase == Phase::Pay { json!(self.pending) } else { Value::Null },
-            "phase": self.phase.as_str(),
-            "players": players,
-            "turn": self.turn,
-            "turn_cap": self.turn_cap,
-            "variant": "base",
-            "version": 1,
-            "viewer": viewer.map_or(Value::Null, |v| json!(v)),
-        })
-    }
-
     /// Parses and validates a full-state JSON text.
     pub(crate) fn from_json_text(text: &str) -> Result<Self, GameError> {
         let v: Value = serde_json::from_str(text)

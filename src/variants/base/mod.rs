@@ -3,12 +3,14 @@
 //! [`BaseState`] is a 288-byte `Copy` value; the modules split the concept:
 //! card tables (`cards`), the action space (`actions`), the packed state
 //! (`state`), the rules (`rules`), what a player sees (`observe`), the
-//! evaluation (`eval`), JSON (`json`) and the text picture (`render`).
+//! evaluation (`eval`), JSON (`json` loads, `json_write` writes) and the text
+//! picture (`render`).
 
 pub mod actions;
 pub mod cards;
 mod eval;
 mod json;
+mod json_write;
 pub mod observe;
 mod render;
 pub mod rules;
@@ -94,7 +96,9 @@ impl Game for BaseState {
         self.observe(player, out);
     }
     fn to_json(&self, viewer: Option<Player>) -> String {
-        self.json_value(viewer).to_string()
+        let mut out = String::with_capacity(1024);
+        self.write_json(viewer, &mut out);
+        out
     }
     fn from_json(text: &str) -> Result<Self, GameError> {
         BaseState::from_json_text(text)

@@ -17,9 +17,10 @@ fn cost_text(g: Gems) -> String {
     }
 }
 
+/// `#id b+p: cost`, e.g. `#70 w+3: 3u 3g 5r 3k` (white bonus, 3 points).
 fn card_text(c: u8) -> String {
     format!(
-        "#{c:<2} {}{} {:<12}",
+        "#{c} {}+{}: {}",
         LETTERS[cards::bonus(c)] as char,
         cards::points(c),
         cost_text(cards::cost(c))
@@ -58,11 +59,12 @@ impl BaseState {
             let row: Vec<String> = self.board[l]
                 .iter()
                 .map(|&c| {
-                    if c == EMPTY {
-                        format!("{:<20}", "(empty)")
+                    let t = if c == EMPTY {
+                        "(empty)".to_string()
                     } else {
                         card_text(c)
-                    }
+                    };
+                    format!("{t:<22}")
                 })
                 .collect();
             let _ = writeln!(
@@ -93,7 +95,7 @@ impl BaseState {
                 .enumerate()
                 .map(|(i, &c)| {
                     let h = if self.is_hidden(p, i) { " (blind)" } else { "" };
-                    format!("{}{h}", card_text(c).trim_end())
+                    format!("{}{h}", card_text(c))
                 })
                 .collect();
             if !res.is_empty() {

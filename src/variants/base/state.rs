@@ -296,3 +296,32 @@ impl BaseState {
         self.turn_cap
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::{offset_of, size_of};
+
+    #[test]
+    fn layout_matches_the_drawing() {
+        assert_eq!(size_of::<BaseState>(), 288);
+        assert_eq!(offset_of!(BaseState, owned), 0);
+        assert_eq!(offset_of!(BaseState, bank), 64);
+        assert_eq!(offset_of!(BaseState, tokens), 72);
+        assert_eq!(offset_of!(BaseState, bonus), 104);
+        assert_eq!(offset_of!(BaseState, deck), 136);
+        assert_eq!(offset_of!(BaseState, top), 214);
+        assert_eq!(offset_of!(BaseState, board), 217);
+        assert_eq!(offset_of!(BaseState, reserved), 229);
+        assert_eq!(offset_of!(BaseState, n_reserved), 241);
+        assert_eq!(offset_of!(BaseState, points), 245);
+        assert_eq!(offset_of!(BaseState, display), 249);
+        assert_eq!(offset_of!(BaseState, n_display), 254);
+        assert_eq!(offset_of!(BaseState, claimed), 255);
+        assert_eq!(offset_of!(BaseState, n_claimed), 260);
+        assert_eq!(offset_of!(BaseState, hidden), 262);
+        assert_eq!(offset_of!(BaseState, num_players), 264);
+        assert_eq!(offset_of!(BaseState, turn), 272);
+        assert_eq!(offset_of!(BaseState, turn_cap), 276);
+    }
+}
