@@ -117,7 +117,8 @@ def test_child_and_clone_leave_parent_unchanged(engine: ModuleType) -> None:
 def test_pickle_copy_deepcopy_and_eq(engine: ModuleType) -> None:
     s = engine.new_game("base", players=4, seed=21)
     play_random(s, 3, max_decisions=40)
-    for other in (pickle.loads(pickle.dumps(s)), copy.copy(s), copy.deepcopy(s), s.clone()):
+    assert copy.copy(s) == s
+    for other in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s), s.clone()):
         assert other == s
         assert other is not s
         assert other.to_json() == s.to_json()
@@ -274,6 +275,13 @@ def test_rust_action_values() -> None:
         splendor.Action("base", 329)
     with pytest.raises(ConfigError):
         splendor.Action("chess", 0)
+
+
+def test_rust_copy_is_independent() -> None:
+    s = splendor.new_game("base", seed=2)
+    other = copy.copy(s)
+    other.apply(other.legal_actions()[0])
+    assert other != s
 
 
 def test_rust_apply_accepts_numpy_integer_ids() -> None:
