@@ -1,8 +1,7 @@
 //! Conformance: random games to the end with every invariant checked after
 //! every decision, for 2, 3 and 4 players.
 
-use splendor::game::{ActionList, Config, Game, MAX_PLAYERS};
-use splendor::gems::Gems;
+use splendor::game::{ActionList, Config, EndReason, Game};
 use splendor::rng::SplitMix64;
 use splendor::variants::base::cards::{self, NUM_CARDS};
 use splendor::variants::base::state::{setup_bank, BaseState, Phase};
@@ -11,7 +10,7 @@ use splendor::variants::base::state::{setup_bank, BaseState, Phase};
 /// in debug builds so that `cargo test` stays quick.
 fn games() -> u64 {
     if cfg!(debug_assertions) {
-        150
+        50
     } else {
         2_000
     }
@@ -107,7 +106,7 @@ fn check_invariants(s: &BaseState, legal: &ActionList) {
     assert_eq!(back.to_json(None), text);
 }
 
-fn run(players: u8) -> (u64, u64, u64) {
+fn run(players: u8) {
     let mut list = ActionList::new();
     let (mut decisions, mut turns, mut ended) = (0u64, 0u64, [0u64; 6]);
     for seed in 0..games() {
@@ -133,14 +132,14 @@ fn run(players: u8) -> (u64, u64, u64) {
         turns += u64::from(s.turn());
         let o = s.outcome().expect("over");
         ended[o.reason as usize] += 1;
-        let _ = MAX_PLAYERS;
-        let _ = Gems::ZERO;
     }
     eprintln!(
         "{players} players: {} games, {decisions} decisions, {turns} turns, reasons {ended:?}",
         games()
     );
-    (decisions, turns, ended[0])
+    // Random play mostly ends on points; none of these games may hit the cap.
+    assert!(ended[EndReason::Points as usize] * 2 > games());
+    assert_eq!(ended[EndReason::Truncated as usize], 0);
 }
 
 #[test]

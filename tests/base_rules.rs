@@ -459,3 +459,29 @@ fn seeded_games_are_deterministic() {
 fn state_is_small() {
     assert_eq!(std::mem::size_of::<BaseState>(), 288);
 }
+
+#[test]
+fn apply_accepts_exactly_the_listed_actions() {
+    let mut list = splendor::ActionList::new();
+    for seed in 0..12u64 {
+        let mut s = new_game(2 + (seed % 3) as u8, seed);
+        let mut rng = SplitMix64::new(seed);
+        while !s.is_terminal() {
+            s.legal_actions(&mut list);
+            for id in 0..329u16 {
+                let mut t = s;
+                let r = t.apply(Action(id));
+                assert_eq!(
+                    r.is_ok(),
+                    list.contains(Action(id)),
+                    "id {id} in {}",
+                    s.to_json(None)
+                );
+                if r.is_err() {
+                    assert_eq!(t, s);
+                }
+            }
+            s.apply_unchecked(list.as_slice()[rng.below(list.len() as u64) as usize]);
+        }
+    }
+}

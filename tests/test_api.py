@@ -335,6 +335,20 @@ def test_random_games_replays_reference_playouts() -> None:
     assert totals["elapsed"] >= 0
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_random_playout_same_game_on_both_engines(engine: ModuleType, players: int) -> None:
+    s = engine.new_game("base", players=players, seed=77)
+    twin = engine.new_game("base", players=players, seed=77)
+    n = engine.random_playout(s, 5)
+    assert s.is_terminal() and n == play_random(twin, 5)
+    assert s == twin
+
+
+def test_rust_random_playout_rejects_non_states() -> None:
+    with pytest.raises(TypeError, match="state"):
+        splendor.random_playout("base", 0)  # type: ignore[arg-type]
+
+
 def test_random_games_bad_arguments() -> None:
     with pytest.raises(ConfigError):
         splendor.random_games("chess", 1)

@@ -1,4 +1,4 @@
-"""Base game: data, action table, setup, conformance, bad input and no-leak tests.
+"""Base game: data, action table, setup, conformance, no-leak, determinize and API tests.
 
 Tests taking an ``engine`` run on every engine of ``tests/engines.py``; the others
 test the reference engine's own modules.

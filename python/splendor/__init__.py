@@ -22,6 +22,7 @@ from splendor._core import (
     from_json,
     new_game,
     random_games,
+    random_playout,
 )
 from splendor.errors import (
     CardDataError,
@@ -55,4 +56,5 @@ __all__ = [
     "from_json",
     "new_game",
     "random_games",
+    "random_playout",
 ]

@@ -14,6 +14,7 @@ __all__ = [
     "from_json",
     "new_game",
     "random_games",
+    "random_playout",
 ]
 
 VARIANTS: Final[tuple[str, ...]]
@@ -451,4 +452,22 @@ def random_games(
 
     Raises:
         ConfigError: Unknown variant or bad options.
+    """
+
+def random_playout(state: BaseState, seed: int) -> int:
+    """Plays ``state`` to the end in place with uniformly random legal actions.
+
+    Each decision picks ``SplitMix64(seed).below(len(legal))`` from the
+    ascending legal list, exactly as ``splendor.reference.random_playout``.
+
+    Args:
+        state: A state of any variant.
+        seed: Seed of the SplitMix64 stream (``0..2**64``).
+
+    Returns:
+        The number of decisions played.
+
+    Raises:
+        TypeError: ``state`` is not a splendor state.
+        ConfigError: Bad seed.
     """

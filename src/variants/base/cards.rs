@@ -19,6 +19,22 @@ pub const COLOUR_NAMES: [&str; 6] = ["white", "blue", "green", "red", "black", "
 /// Lane index of gold.
 pub const GOLD: usize = 5;
 
+/// The smallest total requirement of any noble: bonuses below it qualify for none.
+pub const MIN_NOBLE_TOTAL: u32 = min_noble_total();
+
+const fn min_noble_total() -> u32 {
+    let mut m = u32::MAX;
+    let mut i = 0;
+    while i < NUM_NOBLES {
+        let t = Gems(NOBLE_REQ[i]).total();
+        if t < m {
+            m = t;
+        }
+        i += 1;
+    }
+    m
+}
+
 /// Level (1..=3) of a card.
 #[inline]
 pub fn level(card: u8) -> u8 {
@@ -87,7 +103,11 @@ mod tests {
 
     #[test]
     fn counts_levels_and_checksums() {
-        assert_eq!(CARD_LEVEL.len(), 90);
+        assert_eq!(
+            CARD_LEVEL[..NUM_CARDS].iter().filter(|&&l| l > 0).count(),
+            90
+        );
+        assert!(CARD_LEVEL[NUM_CARDS..].iter().all(|&l| l == 0));
         assert_eq!(NOBLE_REQ.len(), 10);
         for l in 1..=3u8 {
             let ids: Vec<u8> = (0..90u8).filter(|&i| level(i) == l).collect();
@@ -101,5 +121,6 @@ mod tests {
         assert_eq!(card_checksum(), 129_012_480);
         assert_eq!(noble_checksum(), 20_275);
         assert!((0..10u8).all(|n| noble_points(n) == 3));
+        assert_eq!(MIN_NOBLE_TOTAL, 8);
     }
 }

@@ -43,6 +43,31 @@ impl Game for BaseState {
     fn legal_actions(&self, out: &mut ActionList) {
         self.legal_into(out);
     }
+    /// Same checks and messages as the trait's default, but tests the one
+    /// action directly instead of building the whole legal list.
+    fn apply(&mut self, a: Action) -> Result<(), GameError> {
+        if a.index() >= actions::NUM_ACTIONS {
+            return Err(GameError::InvalidAction(format!(
+                "action id {} is out of range 0..{}",
+                a.0,
+                actions::NUM_ACTIONS
+            )));
+        }
+        if self.phase == Phase::Over {
+            return Err(GameError::IllegalAction(format!(
+                "the game is over; `{}` cannot be played",
+                actions::action_text(a)
+            )));
+        }
+        if !self.is_legal(a.0) {
+            return Err(GameError::IllegalAction(format!(
+                "`{}` is not legal now",
+                actions::action_text(a)
+            )));
+        }
+        self.apply_action(a);
+        Ok(())
+    }
     #[inline]
     fn apply_unchecked(&mut self, a: Action) {
         self.apply_action(a);

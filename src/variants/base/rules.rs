@@ -3,7 +3,7 @@
 
 use super::actions::*;
 use super::cards::{self, GOLD};
-use super::state::{BaseState, Phase, EMPTY};
+use super::state::{BaseState, Phase, DECK_CAP, EMPTY};
 use crate::game::{Action, ActionList, EndReason, Outcome, MAX_PLAYERS};
 use crate::gems::Gems;
 
@@ -15,8 +15,20 @@ pub const TOKEN_LIMIT: u32 = 10;
 /// Whether a player holding `tokens` (gold in lane 5) with `bonus` can pay for `card`.
 #[inline]
 pub fn can_afford(tokens: Gems, bonus: Gems, card: u8) -> bool {
-    let need = cards::cost(card).saturating_sub(bonus);
-    need.saturating_sub(tokens).total() <= u32::from(tokens.get(GOLD))
+    affordable(buying_power(tokens, bonus), tokens.get(GOLD), card)
+}
+
+/// Coloured tokens plus bonuses per colour: `max(0, cost - bonus - tokens)`
+/// is the shortfall that gold must cover, so one saturating subtraction per
+/// card decides affordability.
+#[inline]
+fn buying_power(tokens: Gems, bonus: Gems) -> Gems {
+    bonus.add(tokens.low_lanes(5))
+}
+
+#[inline]
+fn affordable(power: Gems, gold: u8, card: u8) -> bool {
+    cards::cost(card).saturating_sub(power).total() <= u32::from(gold)
 }
 
 /// Number of distinct payments (gold vectors) for `card`, capped at 2.
@@ -28,6 +40,38 @@ fn payment_choice(tokens: Gems, bonus: Gems, card: u8) -> (Gems, bool) {
     // colour could be paid either with a coloured token or with gold.
     let several = u32::from(tokens.get(GOLD)) > short.total() && need.sub(short).0 != 0;
     (short, several)
+}
+
+/// Pushes the pay ids of every gold vector `g` with `short ≤ g ≤ need`
+/// (lane-wise) and `Σ g ≤ gold`, ascending: a lexicographic walk of the box,
+/// which matches the id order of docs/base.md.
+fn push_payments(out: &mut ActionList, short: Gems, need: Gems, gold: u8) {
+    let lo: [u8; 5] = std::array::from_fn(|c| short.get(c));
+    let hi: [u8; 5] = std::array::from_fn(|c| need.get(c).min(5));
+    let mut g = lo;
+    let base: u32 = lo.iter().map(|&x| u32::from(x)).sum();
+    if base > u32::from(gold) {
+        return;
+    }
+    loop {
+        let code = g.iter().fold(0usize, |acc, &x| acc * 6 + x as usize);
+        out.push(Action(PAY + u16::from(PAYMENT_INDEX[code])));
+        // Odometer step (last colour fastest) within the box and the gold budget.
+        let mut sum: u32 = g.iter().map(|&x| u32::from(x)).sum();
+        let mut c = 5;
+        loop {
+            if c == 0 {
+                return;
+            }
+            c -= 1;
+            if g[c] < hi[c] && sum < u32::from(gold) {
+                g[c] += 1;
+                break;
+            }
+            sum -= u32::from(g[c] - lo[c]);
+            g[c] = lo[c];
+        }
+    }
 }
 
 impl BaseState {
@@ -52,12 +96,27 @@ impl BaseState {
     pub(crate) fn qualifying_nobles(&self, seat: usize) -> u16 {
         let b = self.bonus[seat];
         let mut m = 0u16;
+        if b.total() < cards::MIN_NOBLE_TOTAL {
+            return 0;
+        }
         for &n in &self.display[..self.n_display as usize] {
             if cards::noble_req(n).all_le(b) {
                 m |= 1 << n;
             }
         }
         m
+    }
+
+    /// Bit `4l+s` set when board slot `s` of level index `l` holds a card.
+    #[inline]
+    pub(crate) fn board_mask(&self) -> u16 {
+        // The 12 board bytes as lanes: EMPTY (0xFF) complements to zero.
+        let b = self.board.as_flattened();
+        let lo = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+        let hi = u64::from(u32::from_le_bytes([b[8], b[9], b[10], b[11]]));
+        let lo = Gems(!lo).nonzero_mask();
+        let hi = Gems(!hi & 0xFFFF_FFFF).nonzero_mask();
+        u16::from(lo) | (u16::from(hi) << 8)
     }
 
     /// Main-phase actions as a bitmask of ids 0..60 (pass not included).
@@ -68,30 +127,23 @@ impl BaseState {
         let mut bits = u64::from(TAKE_LEGAL[(colours.nonzero_mask() & 31) as usize])
             | u64::from(colours.at_least_mask(4) & 31) << DOUBLE;
         if self.n_reserved[p] < 3 {
-            for l in 0..3 {
-                for s in 0..4 {
-                    if self.board[l][s] != EMPTY {
-                        bits |= 1 << (RESERVE as usize + 4 * l + s);
-                    }
-                }
-                if self.deck_size(l) > 0 {
+            bits |= u64::from(self.board_mask()) << RESERVE;
+            for (l, (&top, &cap)) in self.top.iter().zip(DECK_CAP.iter()).enumerate() {
+                if top < cap {
                     bits |= 1 << (BLIND as usize + l);
                 }
             }
         }
-        let (t, b) = (self.tokens[p], self.bonus[p]);
-        for l in 0..3 {
-            for s in 0..4 {
-                let c = self.board[l][s];
-                if c != EMPTY && can_afford(t, b, c) {
-                    bits |= 1 << (BUY as usize + 4 * l + s);
-                }
-            }
+        let power = buying_power(self.tokens[p], self.bonus[p]);
+        let gold = self.tokens[p].get(GOLD);
+        // Branch-free: which cards are affordable is unpredictable in play,
+        // and the SWAR test is cheaper than a mispredicted branch.
+        for (k, &c) in self.board.as_flattened().iter().enumerate() {
+            let ok = (c != EMPTY) & affordable(power, gold, c);
+            bits |= u64::from(ok) << (BUY as usize + k);
         }
-        for i in 0..self.n_reserved[p] as usize {
-            if can_afford(t, b, self.reserved[p][i]) {
-                bits |= 1 << (BUY_RESERVED as usize + i);
-            }
+        for (i, &c) in self.reserved(p).iter().enumerate() {
+            bits |= u64::from(affordable(power, gold, c)) << (BUY_RESERVED as usize + i);
         }
         bits
     }
@@ -102,44 +154,59 @@ impl BaseState {
         let p = self.seat();
         match self.phase {
             Phase::Main => {
-                let mut bits = self.main_mask();
+                let bits = self.main_mask();
                 if bits == 0 {
                     out.push(Action(PASS));
                 }
-                while bits != 0 {
-                    out.push(Action(bits.trailing_zeros() as u16));
-                    bits &= bits - 1;
-                }
+                out.push_mask(0, bits);
             }
             Phase::Pay => {
                 let card = self.buy_target(u16::from(self.pending));
                 let t = self.tokens[p];
                 let need = cards::cost(card).saturating_sub(self.bonus[p]);
                 let short = need.saturating_sub(t);
-                let gold = u32::from(t.get(GOLD));
-                for (i, g) in PAYMENTS.iter().enumerate() {
-                    if short.all_le(*g) && g.all_le(need) && g.total() <= gold {
-                        out.push(Action(PAY + i as u16));
-                    }
-                }
+                push_payments(out, short, need, t.get(GOLD));
             }
             Phase::Return => {
-                let m = self.tokens[p].nonzero_mask() & 0x3F;
-                for c in 0..6 {
-                    if m & (1 << c) != 0 {
-                        out.push(Action(RETURN + c));
-                    }
-                }
+                out.push_mask(RETURN, u64::from(self.tokens[p].nonzero_mask() & 0x3F));
             }
             Phase::Noble => {
-                let m = self.qualifying_nobles(p);
-                for n in 0..10 {
-                    if m & (1 << n) != 0 {
-                        out.push(Action(NOBLE + n));
-                    }
-                }
+                out.push_mask(NOBLE, u64::from(self.qualifying_nobles(p)));
             }
             Phase::Over => {}
+        }
+    }
+
+    /// Whether action `id` is legal now, without building the legal list.
+    pub(crate) fn is_legal(&self, id: u16) -> bool {
+        let p = self.seat();
+        match self.phase {
+            Phase::Main => {
+                let mask = self.main_mask();
+                if id == PASS {
+                    mask == 0
+                } else {
+                    id < RETURN && (mask >> id) & 1 != 0
+                }
+            }
+            Phase::Pay => {
+                if !(PAY..PASS).contains(&id) {
+                    return false;
+                }
+                let g = PAYMENTS[(id - PAY) as usize];
+                let t = self.tokens[p];
+                let card = self.buy_target(u16::from(self.pending));
+                let need = cards::cost(card).saturating_sub(self.bonus[p]);
+                let short = need.saturating_sub(t);
+                short.all_le(g) && g.all_le(need) && g.total() <= u32::from(t.get(GOLD))
+            }
+            Phase::Return => {
+                (RETURN..NOBLE).contains(&id) && self.tokens[p].get((id - RETURN) as usize) > 0
+            }
+            Phase::Noble => {
+                (NOBLE..PAY).contains(&id) && (self.qualifying_nobles(p) >> (id - NOBLE)) & 1 != 0
+            }
+            Phase::Over => false,
         }
     }
 
@@ -287,10 +354,24 @@ impl BaseState {
 
     fn advance(&mut self) {
         self.turn += 1;
-        if self.end_reason().is_some() {
+        // Same checks as `end_reason`, with "the round is complete" read off
+        // the seat instead of `turn % n` (no division on the hot path).
+        let n = self.num_players;
+        let over = (self.current + 1 == n
+            && self.points[..n as usize]
+                .iter()
+                .any(|&p| p >= WINNING_POINTS))
+            || self.passes >= n
+            || u64::from(self.turn) >= u64::from(self.turn_cap) * u64::from(n);
+        debug_assert_eq!(over, self.end_reason().is_some());
+        if over {
             self.phase = Phase::Over;
         } else {
-            self.current = (self.current + 1) % self.num_players;
+            self.current = if self.current + 1 == self.num_players {
+                0
+            } else {
+                self.current + 1
+            };
             self.phase = Phase::Main;
         }
     }
@@ -298,8 +379,12 @@ impl BaseState {
     /// The end conditions checked after `turn` was incremented, in the documented order.
     pub(crate) fn end_reason(&self) -> Option<EndReason> {
         let n = u32::from(self.num_players);
-        let top = self.points[..n as usize].iter().copied().max().unwrap_or(0);
-        if self.turn > 0 && self.turn % n == 0 && top >= WINNING_POINTS {
+        let round_done = self.turn > 0 && self.turn % n == 0;
+        if round_done
+            && self.points[..n as usize]
+                .iter()
+                .any(|&p| p >= WINNING_POINTS)
+        {
             Some(EndReason::Points)
         } else if u32::from(self.passes) >= n {
             Some(EndReason::Stalled)
@@ -341,5 +426,43 @@ impl BaseState {
     /// Scores (points) per seat.
     pub(crate) fn scores_now(&self) -> [i32; MAX_PLAYERS] {
         self.points.map(i32::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    #[test]
+    fn payment_walk_matches_brute_force() {
+        let mut rng = SplitMix64::new(1);
+        let mut list = ActionList::new();
+        for _ in 0..3000 {
+            let need: [u8; 5] = std::array::from_fn(|_| rng.below(5) as u8);
+            let short: [u8; 5] = std::array::from_fn(|c| rng.below(u64::from(need[c]) + 1) as u8);
+            let gold = rng.below(6) as u8;
+            let (s, n) = (Gems::from_counts(&short), Gems::from_counts(&need));
+            list.clear();
+            push_payments(&mut list, s, n, gold);
+            let brute: Vec<u16> = (0..NUM_PAYMENTS)
+                .filter(|&i| {
+                    let g = PAYMENTS[i];
+                    s.all_le(g) && g.all_le(n) && g.total() <= u32::from(gold)
+                })
+                .map(|i| PAY + i as u16)
+                .collect();
+            let got: Vec<u16> = list.as_slice().iter().map(|a| a.0).collect();
+            assert_eq!(got, brute, "short {short:?} need {need:?} gold {gold}");
+        }
+    }
+
+    #[test]
+    fn board_mask_reads_empty_slots() {
+        let mut s = BaseState::new(&crate::game::Config::default()).expect("valid");
+        assert_eq!(s.board_mask(), 0xFFF);
+        s.board[0][1] = EMPTY;
+        s.board[2][3] = EMPTY;
+        assert_eq!(s.board_mask(), 0xFFF & !(1 << 1) & !(1 << 11));
     }
 }

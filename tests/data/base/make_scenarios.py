@@ -83,6 +83,43 @@ def stalled() -> None:
         ],
     )
 
+    # Player 0 also qualifies for two nobles (left unclaimed by the one-per-turn
+    # rule): the pass is followed by a noble choice, and `passes` already counts it.
+    tableau = [0, 1, 2, 3, 8, 9, 11, 14, 16, 17, 19]  # bonuses w4 u4 g3 (no points)
+    res = cards_where(0, hard, tuple(tableau))[:6]
+    p = Pos(seed=27).give(0, *tableau).nobles([0, 5, 9])
+    for lv in range(3):
+        p.row(lv, cards_where(lv, hard, tuple(res + tableau))[:4])
+    for c in res[:3]:
+        p.reserve(0, c)
+    for c in res[3:]:
+        p.reserve(1, c)
+    p.tokens(0, "wwwwuuuugg").tokens(1, "ggrrrrkkkk")
+    scenario(
+        "pass_then_noble_choice",
+        "docs/base.md: passes counts the pass when it is chosen; a noble choice may follow it",
+        p.done(),
+        [
+            {"legal": ["pass"]},
+            {
+                "apply": "pass",
+                "legal": ["noble 0", "noble 5"],
+                "expect": {"phase": "noble", "passes": 1, "current": 0, "turn": 0},
+            },
+            {
+                "apply": "noble 5",
+                "legal": ["pass"],
+                "expect": {"phase": "main", "passes": 1, "current": 1, "turn": 1, "nobles": [0, 9]},
+                "scores": [3, 0],
+            },
+            {
+                "apply": "pass",
+                "expect": {"phase": "over", "passes": 2, "turn": 2},
+                "outcome": {"winners": [0], "reason": "stalled"},
+            },
+        ],
+    )
+
 
 TRIPLES = [
     "take wug",
