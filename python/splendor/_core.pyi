@@ -1,5 +1,6 @@
 """The Rust engine (PyO3 bindings): state classes, actions, outcomes and batch play."""
 
+import os
 from collections.abc import Callable, Sequence
 from typing import Any, Final, SupportsIndex, TypedDict, final
 
@@ -14,6 +15,7 @@ __all__ = [
     "BaseState",
     "DuelState",
     "GreedyBot",
+    "MarvelState",
     "MatchResult",
     "MctsBot",
     "Outcome",
@@ -402,7 +404,164 @@ class DuelState:
     def __deepcopy__(self, memo: Any, /) -> DuelState: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
 
-def new_game(variant: str, *, players: int = 2, seed: int = 0, turn_cap: int = 100) -> Any:
+@final
+class MarvelState:
+    """A Splendor: Marvel state; mutable, ``child`` and ``clone`` copy it.
+
+    The action table, JSON format and observation layout are in ``docs/marvel.md``.
+    The state records its card set's checksum (``"card_set"``); ``from_json``
+    accepts the bundled set or one loaded earlier by ``new_game(cards=...)``.
+    States compare equal when their full JSON is equal; they are not hashable.
+    ``str(state)`` draws the board; pickle and ``copy.deepcopy`` work.
+    """
+
+    __hash__: None  # type: ignore[assignment]
+
+    @staticmethod
+    def from_json(text: str) -> MarvelState:
+        """Loads and validates a full state.
+
+        Args:
+            text: JSON text as written by ``to_json()``.
+
+        Returns:
+            The state.
+
+        Raises:
+            InvalidStateError: The JSON is malformed, a view, or inconsistent
+                (the message names the problem).
+        """
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions, ascending by id (empty once the game is over)."""
+
+    def legal_action_ids(self) -> list[int]:
+        """The legal action ids, ascending."""
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A boolean array of length ``num_actions``, true at the legal ids."""
+
+    def apply(self, action: Action | SupportsIndex | str) -> None:
+        """Plays an action in place.
+
+        Args:
+            action: An ``Action``, an int id or the action text.
+
+        Raises:
+            IllegalActionError: The action is not legal now (the state is unchanged).
+            InvalidActionError: The text does not parse, the id is out of
+                range, or the argument has the wrong type.
+        """
+
+    def child(self, action: Action | SupportsIndex | str) -> MarvelState:
+        """The state after ``action``; this one is unchanged.
+
+        Args:
+            action: An ``Action``, an int id or the action text.
+
+        Returns:
+            A new state.
+
+        Raises:
+            IllegalActionError: The action is not legal now.
+            InvalidActionError: The action is malformed.
+        """
+
+    def clone(self) -> MarvelState:
+        """An independent copy."""
+
+    @property
+    def current_player(self) -> int:
+        """The seat to decide, or -1 once the game is over."""
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space (ids are ``0..num_actions``)."""
+
+    @property
+    def observation_size(self) -> int:
+        """Length of ``observation()``."""
+
+    @property
+    def variant(self) -> str:
+        """The variant name, ``"marvel"``."""
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    def returns(self) -> list[float]:
+        """One return per seat: the outcome's returns, zeros before the end."""
+
+    def scores(self) -> list[int]:
+        """Current points of each seat."""
+
+    def observation(self, player: int) -> npt.NDArray[np.float32]:
+        """The float32 encoding of what ``player`` can see (layout in ``docs/marvel.md``).
+
+        Args:
+            player: The observing seat.
+
+        Raises:
+            ConfigError: ``player`` is not a seat of this game.
+        """
+
+    def to_json(self, player: int | None = None) -> str:
+        """Canonical JSON (compact, keys sorted).
+
+        Args:
+            player: None for the full state, or the seat whose view (hidden
+                cards redacted) to write.
+
+        Raises:
+            ConfigError: ``player`` is not a seat of this game.
+        """
+
+    def determinize(self, player: int, *, seed: int) -> MarvelState:
+        """A full state consistent with ``player``'s view, hidden cards resampled.
+
+        Args:
+            player: The observing seat.
+            seed: Seed of the SplitMix64 stream that reshuffles the hidden cards.
+
+        Raises:
+            ConfigError: Bad seat or seed.
+        """
+
+    def action_from_text(self, text: str) -> Action:
+        """Parses action text (case-insensitive).
+
+        Raises:
+            InvalidActionError: The text does not parse.
+        """
+
+    def action_from_id(self, id: SupportsIndex) -> Action:
+        """The action with id ``id``.
+
+        Raises:
+            InvalidActionError: The id is out of range.
+        """
+
+    def __eq__(self, value: object, /) -> bool: ...
+    def __copy__(self) -> MarvelState: ...
+    def __deepcopy__(self, memo: Any, /) -> MarvelState: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
+def new_game(
+    variant: str,
+    *,
+    players: int = 2,
+    seed: int = 0,
+    turn_cap: int = 100,
+    cards: str | os.PathLike[str] | None = None,
+    locations: str | os.PathLike[str] | None = None,
+) -> Any:
     """Deals a new game.
 
     Args:
@@ -410,12 +569,17 @@ def new_game(variant: str, *, players: int = 2, seed: int = 0, turn_cap: int = 1
         players: Number of seats.
         seed: Seed of the SplitMix64 stream that deals the game (``0..2**64``).
         turn_cap: Rounds after which the game ends as truncated.
+        cards: Marvel only: a corrected card file, as a path or the CSV text
+            (None: the bundled file). See ``docs/marvel.md`` section 7.
+        locations: Marvel only: a corrected location file, likewise.
 
     Returns:
-        The variant's state class (``BaseState`` for ``"base"``, ``DuelState`` for ``"duel"``).
+        The variant's state class (``BaseState``, ``DuelState`` or ``MarvelState``).
 
     Raises:
-        ConfigError: Unknown variant, bad player count, seed or turn cap.
+        ConfigError: Unknown variant, bad player count, seed or turn cap, or
+            card files for a variant other than marvel.
+        CardDataError: A card or location file is malformed or unreadable.
     """
 
 def from_json(text: str) -> Any:
@@ -464,7 +628,7 @@ def random_games(
         ConfigError: Unknown variant or bad options.
     """
 
-def random_playout(state: BaseState, seed: int) -> int:
+def random_playout(state: BaseState | DuelState | MarvelState, seed: int) -> int:
     """Plays ``state`` to the end in place with uniformly random legal actions.
 
     Each decision picks ``SplitMix64(seed).below(len(legal))`` from the

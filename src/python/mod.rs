@@ -12,6 +12,7 @@
 pub(crate) mod action;
 pub(crate) mod errors;
 mod games;
+mod marvel_data;
 pub(crate) mod search;
 pub(crate) mod state;
 
@@ -89,6 +90,7 @@ macro_rules! variants {
 variants! {
     BaseState("BaseState") = crate::variants::base::BaseState;
     DuelState("DuelState") = crate::variants::duel::DuelState;
+    MarvelState("MarvelState") = crate::variants::marvel::MarvelState;
 }
 
 /// Code to run on the Rust state of any variant: see `visit_state`.
@@ -125,16 +127,27 @@ fn unknown_variant(variant: &str) -> PyErr {
 
 /// Deals a new game of `variant`.
 #[pyfunction]
-#[pyo3(signature = (variant, *, players=None, seed=Seed(0), turn_cap=None))]
-#[pyo3(text_signature = "(variant, *, players=2, seed=0, turn_cap=100)")]
+#[pyo3(signature = (variant, *, players=None, seed=Seed(0), turn_cap=None, cards=None, locations=None))]
+#[pyo3(
+    text_signature = "(variant, *, players=2, seed=0, turn_cap=100, cards=None, locations=None)"
+)]
 fn new_game(
     py: Python<'_>,
     variant: &str,
     players: Option<&Bound<'_, PyAny>>,
     seed: Seed,
     turn_cap: Option<&Bound<'_, PyAny>>,
+    cards: Option<&Bound<'_, PyAny>>,
+    locations: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let config = state::config(players, seed, turn_cap)?;
+    if cards.is_some() || locations.is_some() {
+        let data = marvel_data::load(variant, cards, locations)?;
+        let inner = action::ok(crate::variants::marvel::MarvelState::new_with_data(
+            &config, data,
+        ))?;
+        return Ok(Py::new(py, MarvelState { inner })?.into_any());
+    }
     new_state(py, variant, &config)
 }
 

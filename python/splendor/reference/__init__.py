@@ -6,6 +6,7 @@ seed, written for clarity. Never imports ``splendor._core``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal, overload
 
 from splendor.errors import ConfigError, InvalidStateError
@@ -13,45 +14,101 @@ from splendor.reference.base import BaseState, new_base_game
 from splendor.reference.base_json import parse_json
 from splendor.reference.common import Action, Outcome
 from splendor.reference.duel import DuelState, new_duel_game
+from splendor.reference.marvel import MarvelState, new_marvel_game
 from splendor.reference.rng import SplitMix64
 
-VARIANTS = ("base", "duel")
+VARIANTS = ("base", "duel", "marvel")
+
+AnyState = BaseState | DuelState | MarvelState
 
 
 @overload
 def new_game(
-    variant: Literal["base"], *, players: int = 2, seed: int = 0, turn_cap: int = 100
+    variant: Literal["base"],
+    *,
+    players: int = 2,
+    seed: int = 0,
+    turn_cap: int = 100,
+    cards: None = None,
+    locations: None = None,
 ) -> BaseState: ...
+
+
 @overload
 def new_game(
-    variant: Literal["duel"], *, players: int = 2, seed: int = 0, turn_cap: int = 100
+    variant: Literal["duel"],
+    *,
+    players: int = 2,
+    seed: int = 0,
+    turn_cap: int = 100,
+    cards: None = None,
+    locations: None = None,
 ) -> DuelState: ...
+
+
 @overload
 def new_game(
-    variant: str, *, players: int = 2, seed: int = 0, turn_cap: int = 100
-) -> BaseState | DuelState: ...
+    variant: Literal["marvel"],
+    *,
+    players: int = 2,
+    seed: int = 0,
+    turn_cap: int = 100,
+    cards: str | Path | None = None,
+    locations: str | Path | None = None,
+) -> MarvelState: ...
+
+
+@overload
 def new_game(
-    variant: str, *, players: int = 2, seed: int = 0, turn_cap: int = 100
-) -> BaseState | DuelState:
-    """Deal a new game of ``variant`` (ConfigError for an unknown variant or bad option)."""
+    variant: str,
+    *,
+    players: int = 2,
+    seed: int = 0,
+    turn_cap: int = 100,
+    cards: str | Path | None = None,
+    locations: str | Path | None = None,
+) -> AnyState: ...
+
+
+def new_game(
+    variant: str,
+    *,
+    players: int = 2,
+    seed: int = 0,
+    turn_cap: int = 100,
+    cards: str | Path | None = None,
+    locations: str | Path | None = None,
+) -> AnyState:
+    """Deal a new game of ``variant`` (ConfigError for an unknown variant or bad option).
+
+    ``cards``/``locations`` (marvel only) name corrected card files: a path or the CSV text.
+    """
+    if (cards is not None or locations is not None) and variant != "marvel":
+        raise ConfigError(
+            f"cards= and locations= apply to the marvel variant only, not {variant!r}"
+        )
     if variant == "base":
         return new_base_game(players, seed, turn_cap)
     if variant == "duel":
         return new_duel_game(players, seed, turn_cap)
+    if variant == "marvel":
+        return new_marvel_game(players, seed, turn_cap, cards, locations)
     raise ConfigError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
 
 
-def from_json(text: str) -> BaseState | DuelState:
+def from_json(text: str) -> AnyState:
     """Load a full-state JSON of any variant, dispatching on its ``"variant"`` field."""
     variant = parse_json(text).get("variant")
     if variant == "base":
         return BaseState.from_json(text)
     if variant == "duel":
         return DuelState.from_json(text)
+    if variant == "marvel":
+        return MarvelState.from_json(text)
     raise InvalidStateError(f"unknown variant {variant!r} in state JSON")
 
 
-def random_playout(state: BaseState | DuelState, seed: int) -> int:
+def random_playout(state: AnyState, seed: int) -> int:
     """Play uniformly random legal actions until the game ends; return the decision count.
 
     Each choice is ``SplitMix64(seed).below(len(legal))`` from one stream, so the
@@ -67,9 +124,11 @@ def random_playout(state: BaseState | DuelState, seed: int) -> int:
 
 
 __all__ = [
+    "VARIANTS",
     "Action",
     "BaseState",
     "DuelState",
+    "MarvelState",
     "Outcome",
     "from_json",
     "new_game",

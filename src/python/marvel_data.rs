@@ -1,0 +1,46 @@
+//! The `cards=` / `locations=` keywords of `new_game("marvel", ...)`: a path
+//! (str without a newline, or os.PathLike) or the CSV text itself.
+
+use super::{action, errors};
+use crate::variants::marvel::data::{MarvelData, BUNDLED_CARDS, BUNDLED_LOCATIONS};
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+fn text_of(arg: Option<&Bound<'_, PyAny>>, bundled: &str) -> PyResult<String> {
+    let Some(arg) = arg.filter(|a| !a.is_none()) else {
+        return Ok(bundled.to_owned());
+    };
+    if let Ok(s) = arg.cast::<PyString>() {
+        let s = s.to_str()?;
+        if s.contains('\n') {
+            return Ok(s.to_owned());
+        }
+    }
+    let path: std::path::PathBuf = arg.extract().map_err(|_| {
+        errors::CardDataError::new_err(format!(
+            "a card file must be a path or CSV text, not {}",
+            arg.get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))
+    })?;
+    std::fs::read_to_string(&path).map_err(|e| {
+        errors::CardDataError::new_err(format!("cannot read card file {}: {e}", path.display()))
+    })
+}
+
+/// The interned card set for `cards` / `locations` (None = bundled file).
+pub(crate) fn load(
+    variant: &str,
+    cards: Option<&Bound<'_, PyAny>>,
+    locations: Option<&Bound<'_, PyAny>>,
+) -> PyResult<&'static MarvelData> {
+    if variant != "marvel" {
+        return Err(errors::config(format!(
+            "cards= and locations= apply to the marvel variant only, not {variant:?}"
+        )));
+    }
+    let c = text_of(cards, BUNDLED_CARDS)?;
+    let l = text_of(locations, BUNDLED_LOCATIONS)?;
+    action::ok(MarvelData::load(&c, &l))
+}
