@@ -9,6 +9,7 @@ use splendor::game::{Config, Game};
 use splendor::search::{search, SearchConfig};
 use splendor::variants::base::BaseState;
 use splendor::variants::duel::DuelState;
+use splendor::variants::marvel::MarvelState;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -46,6 +47,7 @@ fn bench_variant<G: Game>(c: &mut Criterion, players: u8) {
 fn benches(c: &mut Criterion) {
     bench_variant::<BaseState>(c, 2);
     bench_variant::<DuelState>(c, 2);
+    bench_variant::<MarvelState>(c, 2);
 }
 
 criterion_group!(search_benches, benches);

@@ -12,6 +12,7 @@ use splendor::game::Game;
 use splendor::search::{play_match, BotSpec, CutEval, MatchConfig, MatchResult, RolloutPolicy};
 use splendor::variants::base::BaseState;
 use splendor::variants::duel::DuelState;
+use splendor::variants::marvel::MarvelState;
 use std::time::Instant;
 
 fn run<G: Game>(cfg: &MatchConfig) -> Result<MatchResult, String> {
@@ -93,6 +94,7 @@ fn main() -> Result<(), String> {
     let r = match args[0].as_str() {
         "base" => run::<BaseState>(&cfg)?,
         "duel" => run::<DuelState>(&cfg)?,
+        "marvel" => run::<MarvelState>(&cfg)?,
         v => return Err(format!("unknown variant {v}")),
     };
     println!("{}", r.to_json());

@@ -265,3 +265,91 @@ fn every_policy_and_cut_runs_for_four_players() {
         }
     }
 }
+
+/// A game where who moves second depends on a hidden coin: seat 0 plays
+/// `go`, then the seat named by the coin plays `win` and wins.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Coin {
+    coin: u8,
+    step: u8,
+}
+
+impl Game for Coin {
+    const VARIANT: &'static str = "coin";
+    const NUM_ACTIONS: usize = 2;
+    const OBSERVATION_SIZE: usize = 0;
+    fn new_game(c: &Config) -> Result<Self, GameError> {
+        Ok(Coin {
+            coin: (c.seed % 2) as u8,
+            step: 0,
+        })
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn current_player(&self) -> Option<u8> {
+        match self.step {
+            0 => Some(0),
+            1 => Some(self.coin),
+            _ => None,
+        }
+    }
+    fn legal_actions(&self, out: &mut ActionList) {
+        out.clear();
+        if self.step < 2 {
+            out.push(Action(self.step as u16));
+        }
+    }
+    fn apply_unchecked(&mut self, _a: Action) {
+        self.step += 1;
+    }
+    fn outcome(&self) -> Option<splendor::game::Outcome> {
+        (self.step == 2).then_some(splendor::game::Outcome {
+            winners: 1 << self.coin,
+            reason: splendor::game::EndReason::Points,
+            num_players: 2,
+        })
+    }
+    fn scores(&self) -> [i32; 4] {
+        [0; 4]
+    }
+    fn determinize(&self, _observer: u8, rng: &mut splendor::rng::SplitMix64) -> Self {
+        Coin {
+            coin: rng.below(2) as u8,
+            ..*self
+        }
+    }
+    fn heuristic(&self, _player: u8) -> f32 {
+        0.5
+    }
+    fn action_text(a: Action) -> String {
+        a.0.to_string()
+    }
+    fn parse_action(t: &str) -> Result<Action, GameError> {
+        t.parse()
+            .map(Action)
+            .map_err(|_| GameError::InvalidAction(t.into()))
+    }
+    fn observation(&self, _p: u8, _out: &mut [f32]) {}
+    fn to_json(&self, _v: Option<u8>) -> String {
+        format!("{{\"turn\":{}}}", self.step)
+    }
+    fn from_json(_t: &str) -> Result<Self, GameError> {
+        Err(GameError::InvalidState("no".into()))
+    }
+    fn render(&self) -> String {
+        String::new()
+    }
+}
+
+#[test]
+fn a_child_belongs_to_the_player_who_moves() {
+    // After `go` either seat may move (the coin is hidden): the tree must
+    // keep one `win` child per mover, or it would credit one player's wins
+    // to the other. Root, `go`, `win` by seat 0, `win` by seat 1: 4 nodes.
+    let s = Coin::new_game(&Config::default()).unwrap();
+    let r = search(&s, &cfg(200)).unwrap();
+    assert_eq!(r.nodes, 4);
+    // Seat 0 wins exactly when the coin says seat 0 moves: about half.
+    assert!((r.stats[0].value - 0.5).abs() < 0.1, "{:?}", r.stats);
+}

@@ -6,6 +6,7 @@ use splendor::rng::SplitMix64;
 use splendor::search::{search, Bot, MctsBot, RandomBot, SearchConfig};
 use splendor::variants::base::BaseState;
 use splendor::variants::duel::DuelState;
+use splendor::variants::marvel::MarvelState;
 
 fn cfg(iterations: u64, seed: u64) -> SearchConfig {
     SearchConfig {
@@ -94,4 +95,14 @@ fn base_games_with_mcts() {
 #[test]
 fn duel_games_with_mcts() {
     whole_games::<DuelState>();
+}
+
+#[test]
+fn marvel_search_reads_nothing_hidden() {
+    no_leak::<MarvelState>();
+}
+
+#[test]
+fn marvel_games_with_mcts() {
+    whole_games::<MarvelState>();
 }

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 import splendor
-from splendor import GreedyBot, MctsBot, RandomBot, search
+from splendor import GreedyBot, MctsBot, RandomBot, cli, search
 from splendor import match as play_match
+from splendor.arena import ProgressBar, parse_bots
 from splendor.errors import ConfigError
 
 VARIANTS = [v for v in ("base", "duel", "marvel") if v in splendor.VARIANTS]
@@ -245,3 +248,60 @@ def test_progress_errors_stop_the_match() -> None:
 
     with pytest.raises(RuntimeError, match="stop here"):
         play_match(["random", "random"], games=50, progress=boom)
+
+
+def test_cli_match_table_progress_and_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "m.json"
+    code = cli.main(
+        [
+            "match",
+            "--variant",
+            "base",
+            "--players",
+            "4",
+            "--games",
+            "8",
+            "--bots",
+            "greedy,random",
+            "--threads",
+            "2",
+            "--json",
+            str(out),
+        ]
+    )
+    assert code == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[0].split()[:5] == ["bot", "games", "wins", "win", "rate"]
+    assert lines[2].startswith("greedy") and lines[3].startswith("random")
+    assert "95% CI (Wilson)" in lines[0]
+    assert "base, 4 players, 8 games" in captured.out
+    assert "average length:" in captured.out and "end reasons:" in captured.out
+    # Not a terminal: the progress bar prints a line per tenth, ending at 8/8.
+    assert "8/8 games" in captured.err
+    data = json.loads(out.read_text())
+    # The last bot fills the free seats: 3 seats x 8 games.
+    assert [b["games"] for b in data["bots"]] == [8, 24]
+    assert data["players"] == 4
+
+
+def test_cli_match_bad_bots_exit_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["match", "--bots", "greedy,,random", "--games", "2"]) == 2
+    assert cli.main(["match", "--bots", "greedy,chess", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "bad bot list" in err and "unknown bot" in err
+
+
+def test_parse_bots_and_progress_bar() -> None:
+    assert parse_bots(" mcts:500 ,greedy") == ["mcts:500", "greedy"]
+    with pytest.raises(ConfigError):
+        parse_bots("")
+    stream = io.StringIO()
+    bar = ProgressBar(stream)
+    for done in range(1, 21):
+        bar(done, 20)
+    text = stream.getvalue()
+    assert text.count("\n") == 11  # 0/10 .. 10/10 tenths (first call is tenth 0)
+    assert "20/20 games" in text and "[" + "#" * 30 + "]" in text

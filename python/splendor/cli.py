@@ -66,7 +66,7 @@ class GreedyPyBot:
 
 def _demo(args: argparse.Namespace) -> int:
     state = splendor.new_game(args.variant, players=args.players, seed=args.seed)
-    bots = [GreedyPyBot(seed=args.seed * 31 + p) for p in range(state.num_players)]
+    bots = [splendor.GreedyBot(seed=args.seed * 31 + p) for p in range(state.num_players)]
     last_player = -1
     while not state.is_terminal():
         player = state.current_player
