@@ -226,5 +226,9 @@ fn progress_can_stop_a_match() {
         Err(GameError::Config(m)) => assert!(m.contains("stopped after 10 of 1000"), "{m}"),
         other => panic!("{other:?}"),
     }
-    assert!(seen < 1000);
+    // At most one game per thread was still being played when the stop came.
+    assert!(
+        seen <= 10 + cfg.threads,
+        "{seen} games reported after stopping at 10"
+    );
 }

@@ -247,7 +247,10 @@ pub fn play_match<G: Game>(
     let mut records: Vec<Option<GameRecord>> = vec![None; cfg.games];
     let mut first_error: Option<GameError> = None;
     std::thread::scope(|s| {
-        let (tx, rx) = mpsc::channel();
+        // A rendezvous channel: a worker cannot run ahead of the caller's
+        // progress callback, so a stop request takes effect within one game
+        // per thread instead of after every queued game has been played.
+        let (tx, rx) = mpsc::sync_channel(0);
         for _ in 0..cfg.threads.min(cfg.games) {
             let tx = tx.clone();
             let (next, stop, specs) = (&next, &stop, &specs);
