@@ -277,8 +277,9 @@ def test_rust_action_values() -> None:
         splendor.Action("chess", 0)
 
 
-def test_rust_copy_is_independent() -> None:
-    s = splendor.new_game("base", seed=2)
+@pytest.mark.parametrize("variant", ["base", "duel", "marvel"])
+def test_copy_is_independent(engine: ModuleType, variant: str) -> None:
+    s = engine.new_game(variant, seed=2)
     other = copy.copy(s)
     other.apply(other.legal_actions()[0])
     assert other != s

@@ -94,6 +94,10 @@ class BaseState(BaseCore):
     def clone(self) -> BaseState:
         return copy.deepcopy(self)
 
+    def __copy__(self) -> BaseState:
+        # A shallow copy would share the players' token lists with this state.
+        return self.clone()
+
     # ------------------------------------------------------------------ actions
 
     def action_from_id(self, i: int) -> Action:

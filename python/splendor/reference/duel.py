@@ -110,6 +110,10 @@ class DuelState(DuelCore):
     def clone(self) -> DuelState:
         return copy.deepcopy(self)
 
+    def __copy__(self) -> DuelState:
+        # A shallow copy would share the players' token lists with this state.
+        return self.clone()
+
     # ------------------------------------------------------------------ actions
 
     def action_from_id(self, i: int) -> Action:

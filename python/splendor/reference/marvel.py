@@ -6,7 +6,6 @@ clarity, not speed: the Rust engine is checked against it move for move.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -293,7 +292,8 @@ class MarvelState:
 
     def clone(self) -> MarvelState:
         """A deep copy (the card data is shared: it is immutable)."""
-        c = copy.copy(self)
+        c = object.__new__(MarvelState)
+        c.__dict__.update(self.__dict__)
         c.bank = list(self.bank)
         c.board = [list(r) for r in self.board]
         c.decks = [list(d) for d in self.decks]
@@ -310,6 +310,10 @@ class MarvelState:
         return c
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MarvelState:
+        return self.clone()
+
+    def __copy__(self) -> MarvelState:
+        # A shallow copy would share the players' token lists with this state.
         return self.clone()
 
     def _apply(self, a: int) -> None:
