@@ -75,6 +75,19 @@ def test_random_game_via_python_calls(benchmark: Any, engine: ModuleType) -> Non
     assert decisions > 10
 
 
+def test_random_playout_one_call(benchmark: Any, engine: ModuleType) -> None:
+    # The same Python call on both engines: deal a game and play it to the end.
+    seeds = iter(range(10**9))
+
+    def deal_and_play() -> int:
+        seed = next(seeds)
+        decisions: int = engine.random_playout(engine.new_game("base", seed=seed), seed)
+        return decisions
+
+    decisions = benchmark.pedantic(deal_and_play, rounds=5 if engine is reference else 200)
+    assert decisions > 10
+
+
 def test_random_games_one_call(benchmark: Any) -> None:
     n = 2000
     totals = benchmark(splendor.random_games, "base", n, players=2, seed=0)
