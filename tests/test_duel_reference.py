@@ -324,7 +324,7 @@ def _mid_game(engine: ModuleType, seed: int) -> Any:
         blind = [a for a in legal if a.startswith(("reserve deck", "gold"))]
         choice = blind if blind and not hidden[state.current_player] else legal
         state.apply(choice[rng.below(len(choice))])
-    pytest.skip("no position with blind reserves found")
+    pytest.fail("no position with blind reserves found: the no-leak test needs one")
 
 
 @ENGINE_PARAMS
