@@ -6,10 +6,14 @@
 //! Arguments: variant, players, games, bots (comma-separated specs), arena
 //! threads, optional match seed, then optional MCTS overrides applied to every
 //! MCTS bot: `c=0.7` (exploration), `depth=24` (rollout depth), `cut=rel|abs`,
-//! `greedy=0.3` (heuristic rollouts with this epsilon).
+//! `select=uct|puct:0.02` (tree policy), and the rollout policy with its
+//! epsilon: `informed=0.3` (the variant's playout policy, the default),
+//! `mast=0.3` (move averages) or `greedy=0.3` (one-ply heuristic).
 
 use splendor::game::Game;
-use splendor::search::{play_match, BotSpec, CutEval, MatchConfig, MatchResult, RolloutPolicy};
+use splendor::search::{
+    play_match, BotSpec, CutEval, MatchConfig, MatchResult, RolloutPolicy, Selection,
+};
 use splendor::variants::base::BaseState;
 use splendor::variants::duel::DuelState;
 use splendor::variants::marvel::MarvelState;
@@ -59,6 +63,15 @@ fn main() -> Result<(), String> {
             if let BotSpec::Mcts(c) = b {
                 match k {
                     "c" => c.exploration = v.parse().map_err(|_| "bad c")?,
+                    "select" => {
+                        c.selection = match v.strip_prefix("puct:") {
+                            Some(t) => Selection::Puct {
+                                temperature: t.parse().map_err(|_| "bad temperature")?,
+                            },
+                            None if v == "uct" => Selection::Uct,
+                            None => return Err(format!("select={v}: expected uct or puct:T")),
+                        }
+                    }
                     "depth" => c.rollout_depth = v.parse().map_err(|_| "bad depth")?,
                     "cut" => {
                         c.cut_eval = if v == "abs" {
@@ -69,6 +82,11 @@ fn main() -> Result<(), String> {
                     }
                     "mast" => {
                         c.rollout = RolloutPolicy::Mast {
+                            epsilon: v.parse().map_err(|_| "bad epsilon")?,
+                        }
+                    }
+                    "informed" => {
+                        c.rollout = RolloutPolicy::Informed {
                             epsilon: v.parse().map_err(|_| "bad epsilon")?,
                         }
                     }

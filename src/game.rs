@@ -309,6 +309,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Heuristic value of the position for `player` in `[0, 1]` (a win is 1):
     /// used by the search at a rollout cut-off and by the greedy bot.
     fn heuristic(&self, player: Player) -> f32;
+    /// A cheap, informed choice among `legal` (non-empty, the legal actions
+    /// of this state) for search rollouts, or `None` when the variant has no
+    /// such policy (the search then falls back to a game-agnostic one).
+    fn playout_action(&self, legal: &[Action], rng: &mut SplitMix64) -> Option<Action> {
+        let _ = (legal, rng);
+        None
+    }
 
     /// Text form of an action id (state-independent, parseable by `parse_action`).
     fn action_text(a: Action) -> String;

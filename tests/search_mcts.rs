@@ -4,7 +4,7 @@ mod search_toy;
 
 use search_toy::{position, value, Nim};
 use splendor::game::{Action, ActionList, Config, Game, GameError};
-use splendor::search::{search, CutEval, RolloutPolicy, SearchConfig};
+use splendor::search::{search, CutEval, RolloutPolicy, SearchConfig, Selection};
 use std::time::{Duration, Instant};
 
 fn cfg(iterations: u64) -> SearchConfig {
@@ -46,19 +46,65 @@ fn avoids_handing_over_the_win() {
     assert_eq!(r.action, Action(0), "{:?}", r.stats);
 }
 
+const SELECTIONS: [Selection; 2] = [Selection::Uct, Selection::Puct { temperature: 0.02 }];
+
 #[test]
 fn statistics_cover_the_legal_actions_and_budgets_add_up() {
     let s = Nim::new_game(&Config::default()).unwrap();
-    let r = search(&s, &cfg(500)).unwrap();
-    assert_eq!(r.iterations, 500);
-    let acts: Vec<Action> = r.stats.iter().map(|x| x.action).collect();
-    assert_eq!(acts, legal(&s));
-    assert_eq!(r.stats.iter().map(|x| x.visits).sum::<u64>(), 500);
-    assert!(r.nodes > 1 && r.nodes <= 501);
-    for x in &r.stats {
-        assert!((0.0..=1.0).contains(&x.value));
+    for selection in SELECTIONS {
+        let r = search(
+            &s,
+            &SearchConfig {
+                selection,
+                ..cfg(500)
+            },
+        )
+        .unwrap();
+        assert_eq!(r.iterations, 500);
+        let acts: Vec<Action> = r.stats.iter().map(|x| x.action).collect();
+        assert_eq!(acts, legal(&s));
+        assert_eq!(r.stats.iter().map(|x| x.visits).sum::<u64>(), 500);
+        // UCT adds one node per iteration; PUCT adds all of one node's
+        // children at once (at most a hand of 3 here), plus at most one
+        // child legal only in that iteration's determinization.
+        let most = match selection {
+            Selection::Uct => 1 + 500,
+            Selection::Puct { .. } => 1 + 500 * (search_toy::HAND as u64 + 1),
+        };
+        assert!(r.nodes > 1 && r.nodes <= most, "{selection:?}: {}", r.nodes);
+        for x in &r.stats {
+            assert!((0.0..=1.0).contains(&x.value));
+        }
+        assert_eq!(r.visits().len(), r.values().len());
     }
-    assert_eq!(r.visits().len(), r.values().len());
+}
+
+#[test]
+fn the_puct_prior_steers_the_budget_to_the_heuristic_best_move() {
+    // Counter 3: the 3-card (id 2) wins at once, so its one-ply heuristic
+    // is 1 against 0.5 for the others. PUCT's prior sends every iteration
+    // there; UCT must first try each move once.
+    let s = position(3, &[0, 1, 2], &[3, 4, 5]);
+    let visits = |selection| {
+        let r = search(
+            &s,
+            &SearchConfig {
+                selection,
+                ..cfg(30)
+            },
+        )
+        .unwrap();
+        r.stats
+            .iter()
+            .find(|x| x.action == Action(2))
+            .unwrap()
+            .visits
+    };
+    assert_eq!(visits(Selection::Puct { temperature: 0.02 }), 30);
+    assert!(visits(Selection::Uct) <= 28);
+    // A very high temperature flattens the prior to uniform: the two
+    // losing-ish moves get tried too.
+    assert!(visits(Selection::Puct { temperature: 1e6 }) < 30);
 }
 
 #[test]
@@ -92,15 +138,16 @@ fn hidden_information_does_not_leak() {
     let top = b.top as usize;
     b.deck[top..].reverse();
     assert_ne!(a, b);
-    for threads in [1, 2] {
+    for (threads, selection) in [1, 2].into_iter().flat_map(|t| SELECTIONS.map(|x| (t, x))) {
         let c = SearchConfig {
             threads,
             seed: 3,
+            selection,
             ..cfg(4000)
         };
         let ra = search(&a, &c).unwrap();
         let rb = search(&b, &c).unwrap();
-        assert_eq!(ra, rb);
+        assert_eq!(ra, rb, "{selection:?}");
     }
     // Control: the comparison is sharp enough to catch a leak. A search that
     // reads the true hands (determinize returning the state itself) tells
@@ -166,15 +213,16 @@ fn time_budget_is_honoured() {
 #[test]
 fn node_cap_holds_and_search_goes_on() {
     let s = Nim::new_game(&Config::default()).unwrap();
-    for threads in [1, 2] {
+    for (threads, selection) in [1, 2].into_iter().flat_map(|t| SELECTIONS.map(|x| (t, x))) {
         let c = SearchConfig {
             max_nodes: 50,
             threads,
+            selection,
             ..cfg(5000)
         };
         let r = search(&s, &c).unwrap();
         assert_eq!(r.iterations, 5000);
-        assert!(r.nodes <= 50 * threads as u64, "{}", r.nodes);
+        assert!(r.nodes <= 50 * threads as u64, "{selection:?}: {}", r.nodes);
         assert_eq!(r.stats.iter().map(|x| x.visits).sum::<u64>(), 5000);
     }
     // The smallest tree: root and one child at a time.
@@ -229,6 +277,18 @@ fn bad_arguments_are_errors() {
         ..cfg(10)
     })
     .contains("epsilon"));
+    assert!(err(SearchConfig {
+        rollout: RolloutPolicy::Informed { epsilon: -0.1 },
+        ..cfg(10)
+    })
+    .contains("epsilon"));
+    for temperature in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        let m = err(SearchConfig {
+            selection: Selection::Puct { temperature },
+            ..cfg(10)
+        });
+        assert!(m.contains("temperature"), "{m}");
+    }
     let mut done = position(1, &[0], &[1]);
     done.apply(Action(0)).unwrap();
     assert!(done.is_terminal());
@@ -249,18 +309,22 @@ fn every_policy_and_cut_runs_for_four_players() {
         RolloutPolicy::Random,
         RolloutPolicy::Greedy { epsilon: 0.2 },
         RolloutPolicy::Mast { epsilon: 0.3 },
+        RolloutPolicy::Informed { epsilon: 0.3 },
     ] {
         for cut_eval in [CutEval::Heuristic, CutEval::Relative] {
             for rollout_depth in [0, 3, 100] {
-                let c = SearchConfig {
-                    rollout,
-                    cut_eval,
-                    rollout_depth,
-                    ..cfg(300)
-                };
-                let r = search(&s, &c).unwrap();
-                assert!(legal(&s).contains(&r.action));
-                assert_eq!(r.iterations, 300);
+                for selection in SELECTIONS {
+                    let c = SearchConfig {
+                        rollout,
+                        cut_eval,
+                        rollout_depth,
+                        selection,
+                        ..cfg(300)
+                    };
+                    let r = search(&s, &c).unwrap();
+                    assert!(legal(&s).contains(&r.action));
+                    assert_eq!(r.iterations, 300);
+                }
             }
         }
     }

@@ -24,5 +24,5 @@ pub mod stats;
 
 pub use arena::{play_match, BotStats, MatchConfig, MatchResult};
 pub use bots::{Bot, BotSpec, GreedyBot, MctsBot, RandomBot};
-pub use mcts::{search, CutEval, RolloutPolicy, SearchConfig, SearchResult};
+pub use mcts::{search, CutEval, RolloutPolicy, SearchConfig, SearchResult, Selection};
 pub use stats::wilson_interval;

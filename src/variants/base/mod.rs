@@ -12,6 +12,7 @@ mod eval;
 mod json;
 mod json_write;
 pub mod observe;
+mod playout;
 mod render;
 pub mod rules;
 pub mod state;
@@ -85,6 +86,9 @@ impl Game for BaseState {
     }
     fn heuristic(&self, player: Player) -> f32 {
         self.evaluate(player)
+    }
+    fn playout_action(&self, legal: &[Action], rng: &mut SplitMix64) -> Option<Action> {
+        Some(self.playout_choice(legal, rng))
     }
     fn action_text(a: Action) -> String {
         actions::action_text(a)
