@@ -693,8 +693,13 @@ class MctsBot:
         threads: Root-parallel search trees (one per thread), merged at the root.
         seed: Seeds the bot's stream of per-move search seeds.
         max_nodes: Node cap per tree; once reached the tree stops growing.
-        rollout_depth: Random rollout decisions before the heuristic cut.
-        exploration: UCT exploration constant (rewards are in ``[0, 1]``).
+        rollout_depth: Rollout decisions before the heuristic cut. Rollouts play
+            the variant's fast playout policy (base game) or move averages
+            (MAST), with 30% uniform moves.
+        exploration: Weight of the prior in the PUCT rule (rewards are in
+            ``[0, 1]``): a child scores ``mean + exploration * prior *
+            sqrt(n) / (1 + visits)``, the prior being a softmax over the
+            one-ply heuristic of each move.
 
     Raises:
         ConfigError: A zero or negative budget, NaN time, zero threads, etc.
