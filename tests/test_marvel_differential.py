@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +131,56 @@ def test_custom_card_file_on_both_engines(tmp_path: Path) -> None:
             engine.new_game("base", cards=custom)
         with pytest.raises(splendor.CardDataError):
             engine.new_game("marvel", cards=str(tmp_path / "missing.csv"))
+
+
+_LOAD_IN_A_NEW_PROCESS = """
+import sys
+import pytest
+import splendor
+import splendor.reference as ref
+from splendor.errors import InvalidStateError
+
+engine = splendor if sys.argv[1] == "rust" else ref
+text, path, bundled_cards = open(sys.argv[2]).read(), sys.argv[3], sys.argv[4]
+# This process never loaded the custom set: the checksum alone finds nothing ...
+with pytest.raises(InvalidStateError, match="card_set"):
+    engine.MarvelState.from_json(text)
+# ... the files do, and the loaded state is the saved one.
+assert engine.MarvelState.from_json(text, cards=path).to_json() == text
+# Files whose set is not the recorded one are refused, even bundled ones.
+with pytest.raises(InvalidStateError, match="card_set"):
+    engine.MarvelState.from_json(text, cards=bundled_cards)
+bundled = splendor.new_game("marvel").to_json()
+with pytest.raises(InvalidStateError, match="card_set"):
+    engine.MarvelState.from_json(bundled, cards=path)
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("name", ["reference", "rust"])
+def test_a_custom_set_state_loads_in_a_new_process_with_its_files(
+    name: str, tmp_path: Path
+) -> None:
+    text = (DATA / "cards.csv").read_text()
+    custom = text.replace(",6,0,3,3,0,Nova", ",7,0,0,0,0,Nova").replace(
+        ",7,0,0,0,0,Doctor Strange", ",6,0,3,3,0,Doctor Strange"
+    )
+    cards = tmp_path / "cards.csv"
+    cards.write_text(custom)
+    saved = tmp_path / "state.json"
+    saved.write_text(splendor.new_game("marvel", seed=4, cards=cards).to_json())
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _LOAD_IN_A_NEW_PROCESS,
+            *(name, str(saved), str(cards), str(DATA / "cards.csv")),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr
 
 
 def _with_hidden_reserve(engine: Any) -> Any:

@@ -410,7 +410,8 @@ class MarvelState:
 
     The action table, JSON format and observation layout are in ``docs/marvel.md``.
     The state records its card set's checksum (``"card_set"``); ``from_json``
-    accepts the bundled set or one loaded earlier by ``new_game(cards=...)``.
+    finds the bundled set or one loaded earlier in the process by that checksum,
+    or loads the set from ``cards=`` / ``locations=`` files.
     States compare equal when their full JSON is equal; they are not hashable.
     ``str(state)`` draws the board; pickle and ``copy.deepcopy`` work.
     """
@@ -418,18 +419,30 @@ class MarvelState:
     __hash__: None  # type: ignore[assignment]
 
     @staticmethod
-    def from_json(text: str) -> MarvelState:
+    def from_json(
+        text: str,
+        *,
+        cards: str | os.PathLike[str] | None = None,
+        locations: str | os.PathLike[str] | None = None,
+    ) -> MarvelState:
         """Loads and validates a full state.
 
         Args:
             text: JSON text as written by ``to_json()``.
+            cards: The card file of a custom set (a path or the CSV text), as
+                given to ``new_game``; ``None`` (with ``locations`` also
+                ``None``): the set is found by the checksum the JSON records.
+            locations: The location file, likewise (``None``: the bundled one
+                when ``cards`` is given).
 
         Returns:
             The state.
 
         Raises:
             InvalidStateError: The JSON is malformed, a view, or inconsistent
-                (the message names the problem).
+                (the message names the problem), or its ``card_set`` is not
+                the set given or any set loaded in this process.
+            CardDataError: A card or location file is unreadable or malformed.
         """
 
     def legal_actions(self) -> list[Action]:

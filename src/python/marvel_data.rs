@@ -3,6 +3,7 @@
 
 use super::{action, errors};
 use crate::variants::marvel::data::{MarvelData, BUNDLED_CARDS, BUNDLED_LOCATIONS};
+use crate::variants::marvel::MarvelState;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -43,4 +44,22 @@ pub(crate) fn load(
     let c = text_of(cards, BUNDLED_CARDS)?;
     let l = text_of(locations, BUNDLED_LOCATIONS)?;
     action::ok(MarvelData::load(&c, &l))
+}
+
+/// `MarvelState.from_json(text, *, cards=None, locations=None)`: without
+/// files, the card set is the bundled one or any set loaded earlier in this
+/// process, found by the checksum the JSON records; with files (a missing one
+/// means the bundled file), exactly that set, whose checksum must match.
+pub(crate) fn from_json(
+    text: &Bound<'_, PyAny>,
+    cards: Option<&Bound<'_, PyAny>>,
+    locations: Option<&Bound<'_, PyAny>>,
+) -> PyResult<MarvelState> {
+    let given = |a: Option<&Bound<'_, PyAny>>| a.is_some_and(|a| !a.is_none());
+    if !given(cards) && !given(locations) {
+        return super::state::from_json::<MarvelState>(text);
+    }
+    let text = super::state::json_text(text)?;
+    let data = load("marvel", cards, locations)?;
+    action::ok(MarvelState::from_json_with(text, data))
 }

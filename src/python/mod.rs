@@ -19,12 +19,12 @@ pub(crate) mod state;
 use crate::game::{Config, Game};
 use action::{PyAction, PyOutcome, VariantInfo};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyDict, PyTuple};
 use state::Seed;
 
 macro_rules! variants {
-    ($($py:ident($pyname:literal) = $g:ty;)*) => {
-        $( state::py_state!($py, $pyname, $g); )*
+    ($($py:ident($pyname:literal) = $g:ty $(, $option:ident)?;)*) => {
+        $( state::py_state!($py, $pyname, $g $(, $option)?); )*
         search::dispatch!($($py = $g;)*);
 
         /// The variant names, in registration order.
@@ -90,7 +90,7 @@ macro_rules! variants {
 variants! {
     BaseState("BaseState") = crate::variants::base::BaseState;
     DuelState("DuelState") = crate::variants::duel::DuelState;
-    MarvelState("MarvelState") = crate::variants::marvel::MarvelState;
+    MarvelState("MarvelState") = crate::variants::marvel::MarvelState, card_files;
 }
 
 /// Code to run on the Rust state of any variant: see `visit_state`.
@@ -154,13 +154,7 @@ fn new_game(
 /// Loads a full state from its JSON text, dispatching on its `"variant"`.
 #[pyfunction]
 fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let Ok(s) = text.cast::<PyString>() else {
-        return Err(errors::InvalidStateError::new_err(format!(
-            "a state must be given as JSON text, not {}",
-            text.get_type().name()?
-        )));
-    };
-    let value: serde_json::Value = serde_json::from_str(s.to_str()?).map_err(|e| {
+    let value: serde_json::Value = serde_json::from_str(state::json_text(text)?).map_err(|e| {
         errors::InvalidStateError::new_err(format!("state JSON does not parse: {e}"))
     })?;
     let Some(variant) = value.get("variant").and_then(serde_json::Value::as_str) else {

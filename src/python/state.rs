@@ -170,14 +170,19 @@ pub(crate) fn to_json<G: Game>(g: &G, player: Option<SeatArg>) -> PyResult<Strin
     Ok(g.to_json(viewer))
 }
 
-pub(crate) fn from_json<G: Game>(text: &Bound<'_, PyAny>) -> PyResult<G> {
+/// The JSON text of a state argument (`InvalidStateError` for a non-string).
+pub(crate) fn json_text<'a>(text: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
     let Ok(s) = text.cast::<PyString>() else {
         return Err(errors::InvalidStateError::new_err(format!(
             "a state must be given as JSON text, not {}",
             text.get_type().name()?
         )));
     };
-    ok(G::from_json(s.to_str()?))
+    s.to_str()
+}
+
+pub(crate) fn from_json<G: Game>(text: &Bound<'_, PyAny>) -> PyResult<G> {
+    ok(G::from_json(json_text(text)?))
 }
 
 pub(crate) fn determinize<G: Game>(g: &G, player: SeatArg, seed: Seed) -> PyResult<G> {
@@ -220,6 +225,22 @@ pub(crate) fn repr<G: Game>(class: &str, g: &G) -> String {
 /// (search, bots) can reach it.
 macro_rules! py_state {
     ($py:ident, $pyname:literal, $g:ty) => {
+        $crate::python::state::py_state!(
+            @class $py, $pyname, $g,
+            from_json(text) = $crate::python::state::from_json::<$g>
+        );
+    };
+    // A variant whose card set can come from files (Marvel): `from_json`
+    // takes the same `cards=` / `locations=` keywords as `new_game`.
+    ($py:ident, $pyname:literal, $g:ty, card_files) => {
+        $crate::python::state::py_state!(
+            @class $py, $pyname, $g,
+            from_json(text, *, cards=None, locations=None) = $crate::python::marvel_data::from_json,
+            cards, locations
+        );
+    };
+    (@class $py:ident, $pyname:literal, $g:ty,
+     from_json($($sig:tt)*) = $load:expr $(, $extra:ident)*) => {
         #[doc = concat!("A `", $pyname, "` game state (mutable; `child` and `clone` copy it).")]
         #[pyo3::pyclass(module = "splendor._core", name = $pyname)]
         pub(crate) struct $py {
@@ -232,8 +253,12 @@ macro_rules! py_state {
             const __hash__: Option<pyo3::Py<pyo3::PyAny>> = None;
 
             #[staticmethod]
-            fn from_json(text: &pyo3::Bound<'_, pyo3::PyAny>) -> pyo3::PyResult<Self> {
-                $crate::python::state::from_json::<$g>(text).map(|inner| Self { inner })
+            #[pyo3(signature = ($($sig)*))]
+            fn from_json(
+                text: &pyo3::Bound<'_, pyo3::PyAny>,
+                $($extra: Option<&pyo3::Bound<'_, pyo3::PyAny>>,)*
+            ) -> pyo3::PyResult<Self> {
+                ($load)(text $(, $extra)*).map(|inner| Self { inner })
             }
 
             fn legal_actions(&self) -> Vec<$crate::python::action::PyAction> {
