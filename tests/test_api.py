@@ -377,3 +377,25 @@ def test_random_games_releases_the_gil() -> None:
         ticks += 1
     worker.join()
     assert ticks >= 20
+
+
+@pytest.mark.parametrize("variant", ["base", "duel", "marvel"])
+def test_heuristic_range_seats_and_terminal_values(engine: ModuleType, variant: str) -> None:
+    s = engine.new_game(variant, seed=8)
+    rng = SplitMix64(8)
+    values = set()
+    while not s.is_terminal():
+        for p in range(s.num_players):
+            h = s.heuristic(p)
+            assert isinstance(h, float) and 0.0 <= h <= 1.0
+            values.add(round(h, 6))
+        ids = s.legal_action_ids()
+        s.apply(ids[rng.below(len(ids))])
+    # It moves with the game, and at the end it is the outcome.
+    assert len(values) > 10
+    assert [s.heuristic(p) for p in range(s.num_players)] == s.returns()
+    before = s.to_json()
+    for bad in (-1, s.num_players, 7):
+        with pytest.raises(ConfigError, match=str(bad)):
+            s.heuristic(bad)
+    assert s.to_json() == before

@@ -57,6 +57,8 @@ def _compare_views(rust: Any, ref: Any, where: str) -> None:
     for p in range(rust.num_players):
         assert rust.to_json(p) == ref.to_json(p), f"{where}: view of seat {p}"
         assert np.array_equal(rust.observation(p), ref.observation(p)), f"{where}: obs {p}"
+        # float32 in Rust, float64 in the reference (docs/base.md, Heuristic).
+        assert abs(rust.heuristic(p) - ref.heuristic(p)) <= 1e-5, f"{where}: heuristic {p}"
 
 
 def play_lockstep(players: int, seed: int) -> int:

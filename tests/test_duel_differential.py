@@ -43,6 +43,7 @@ def test_engines_agree_in_lockstep(batch: int) -> None:
                 for p in (0, 1):
                     assert fast.to_json(p) == slow.to_json(p), where
                     assert np.array_equal(fast.observation(p), slow.observation(p)), where
+                    assert abs(fast.heuristic(p) - slow.heuristic(p)) <= 1e-5, where
                 assert fast.scores() == slow.scores(), where
                 assert [str(a) for a in fast.legal_actions()] == [
                     str(a) for a in slow.legal_actions()

@@ -39,6 +39,7 @@ def lockstep(players: int, seed: int, deep: bool) -> None:
             for p in range(players):
                 assert f.to_json(p) == r.to_json(p)
                 np.testing.assert_array_equal(f.observation(p), r.observation(p))
+                assert abs(f.heuristic(p) - r.heuristic(p)) <= 1e-5
                 assert (
                     f.determinize(p, seed=step).to_json() == r.determinize(p, seed=step).to_json()
                 )

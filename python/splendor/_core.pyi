@@ -206,6 +206,16 @@ class BaseState:
     def scores(self) -> list[int]:
         """Current points of each seat."""
 
+    def heuristic(self, player: int) -> float:
+        """Value in ``[0, 1]`` of the position for ``player`` (docs/base.md, *Heuristic*).
+
+        The player's return once the game is over. The search scores rollout
+        cut-offs and sets move priors with it; ``GreedyBot`` maximises it.
+
+        Raises:
+            ConfigError: ``player`` is not a seat.
+        """
+
     def observation(self, player: int) -> npt.NDArray[np.float32]:
         """The float32 encoding of what ``player`` can see (layout in ``docs/base.md``).
 
@@ -352,6 +362,16 @@ class DuelState:
 
     def scores(self) -> list[int]:
         """Current prestige points of each seat (cards and royals)."""
+
+    def heuristic(self, player: int) -> float:
+        """Value in ``[0, 1]`` of the position for ``player`` (docs/duel.md, *Heuristic*).
+
+        The player's return once the game is over. The search scores rollout
+        cut-offs and sets move priors with it; ``GreedyBot`` maximises it.
+
+        Raises:
+            ConfigError: ``player`` is not a seat.
+        """
 
     def observation(self, player: int) -> npt.NDArray[np.float32]:
         """The float32 encoding of what ``player`` can see (layout in ``docs/duel.md``).
@@ -514,6 +534,16 @@ class MarvelState:
 
     def scores(self) -> list[int]:
         """Current points of each seat."""
+
+    def heuristic(self, player: int) -> float:
+        """Value in ``[0, 1]`` of the position for ``player`` (docs/marvel.md §8).
+
+        The player's return once the game is over. The search scores rollout
+        cut-offs and sets move priors with it; ``GreedyBot`` maximises it.
+
+        Raises:
+            ConfigError: ``player`` is not a seat.
+        """
 
     def observation(self, player: int) -> npt.NDArray[np.float32]:
         """The float32 encoding of what ``player`` can see (layout in ``docs/marvel.md``).

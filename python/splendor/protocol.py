@@ -107,6 +107,9 @@ class GameState(Protocol):
     def scores(self) -> list[int]:
         """Current points of each player."""
 
+    def heuristic(self, player: int) -> float:
+        """The variant's static value in ``[0, 1]`` of the position for ``player``."""
+
     def observation(self, player: int) -> npt.NDArray[np.float32]:
         """The documented float32 encoding of what ``player`` can see."""
 

@@ -185,6 +185,10 @@ pub(crate) fn from_json<G: Game>(text: &Bound<'_, PyAny>) -> PyResult<G> {
     ok(G::from_json(json_text(text)?))
 }
 
+pub(crate) fn heuristic<G: Game>(g: &G, player: SeatArg) -> PyResult<f64> {
+    Ok(f64::from(g.heuristic(seat(g, player)?)))
+}
+
 pub(crate) fn determinize<G: Game>(g: &G, player: SeatArg, seed: Seed) -> PyResult<G> {
     let p = seat(g, player)?;
     let mut rng = SplitMix64::new(seed.0);
@@ -331,6 +335,10 @@ macro_rules! py_state {
 
             fn scores(&self) -> Vec<i32> {
                 $crate::python::state::scores(&self.inner)
+            }
+
+            fn heuristic(&self, player: $crate::python::state::SeatArg) -> pyo3::PyResult<f64> {
+                $crate::python::state::heuristic(&self.inner, player)
             }
 
             fn observation<'py>(

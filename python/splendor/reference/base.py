@@ -15,6 +15,7 @@ import numpy.typing as npt
 from splendor.errors import ConfigError, IllegalActionError, InvalidActionError
 from splendor.reference import base_actions as A
 from splendor.reference.base_data import LEVEL_IDS, NOBLES, NUM_LEVELS, SLOTS
+from splendor.reference.base_eval import heuristic
 from splendor.reference.base_json import from_obj, parse_json, to_obj
 from splendor.reference.base_state import (
     GEMS_PER_COLOUR,
@@ -176,6 +177,12 @@ class BaseState(BaseCore):
 
     def _seat(self, player: object) -> int:
         return _check_int(player, "player", 0, self.num_players - 1)
+
+    def heuristic(self, player: int) -> float:
+        """Value in [0, 1] of the position for ``player`` (docs/base.md, Heuristic)."""
+        seat = self._seat(player)
+        outcome = self.outcome()
+        return heuristic(self, seat, None if outcome is None else outcome.returns())
 
     def observation(self, player: int) -> npt.NDArray[np.float32]:
         """Float32 vector of length 432 (docs/base.md, Observation) from ``player``'s seat."""

@@ -472,6 +472,7 @@ class MarvelState:
         """A value in [0, 1] for ``player`` (docs/marvel.md section 8)."""
         from splendor.reference.marvel_observe import heuristic
 
+        self._check_seat(player)
         return heuristic(self, player)
 
     # ----- hidden information -----------------------------------------------
