@@ -70,11 +70,7 @@ macro_rules! variants {
                 return Ok(v.visit(&mut s.inner));
             } )*
             let _ = v;
-            Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                "expected a splendor state ({}), got {}",
-                VARIANTS.join(", "),
-                obj.get_type().name()?
-            )))
+            Err(search::not_a_state(obj))
         }
 
         fn run_random_games(py: Python<'_>, variant: &str, config: Config, n: u64) -> PyResult<games::Totals> {
