@@ -14,7 +14,12 @@ import numpy as np
 import pytest
 import splendor
 from engines import ENGINES
-from splendor.errors import ConfigError, IllegalActionError, InvalidStateError
+from splendor.errors import (
+    ConfigError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidStateError,
+)
 from splendor.reference.rng import SplitMix64
 
 ENGINE_IDS = sorted(ENGINES)
@@ -398,4 +403,21 @@ def test_heuristic_range_seats_and_terminal_values(engine: ModuleType, variant: 
     for bad in (-1, s.num_players, 7):
         with pytest.raises(ConfigError, match=str(bad)):
             s.heuristic(bad)
+    assert s.to_json() == before
+
+
+@pytest.mark.parametrize("variant", ["base", "duel", "marvel"])
+def test_action_id_arguments_are_read_alike(engine: ModuleType, variant: str) -> None:
+    # NumPy integers (an RL policy's argmax) are ids on every engine and
+    # variant; action_from_id takes nothing but an int id.
+    s = engine.new_game(variant, seed=1)
+    a = s.legal_actions()[0]
+    i = int(a)
+    for arg in (np.int64(i), np.int32(i), np.uint16(i)):
+        assert str(s.action_from_id(arg)) == str(a)
+        assert s.child(arg) == s.child(i)
+    before = s.to_json()
+    for bad in (a, True, str(a), float(i), s.num_actions, -1):
+        with pytest.raises(InvalidActionError):
+            s.action_from_id(bad)
     assert s.to_json() == before

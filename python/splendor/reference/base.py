@@ -25,7 +25,7 @@ from splendor.reference.base_state import (
     PlayerState,
 )
 from splendor.reference.base_view import OBSERVATION_SIZE, observation, render
-from splendor.reference.common import Action, Outcome, action_id, dump_json
+from splendor.reference.common import Action, Outcome, action_id, dump_json, id_argument
 from splendor.reference.rng import SplitMix64
 
 NUM_ACTIONS = A.NUM_ACTIONS
@@ -38,13 +38,6 @@ def _check_int(value: object, name: str, lo: int, hi: int) -> int:
         raise ConfigError(f"{name} must be an integer, got {value!r}")
     if not lo <= value <= hi:
         raise ConfigError(f"{name} must be in {lo}..{hi}, got {value}")
-    return value
-
-
-def _as_int(value: object) -> object:
-    """NumPy integers (e.g. from ``argmax`` over a mask) count as int ids; bool does not."""
-    if isinstance(value, np.integer):
-        return int(value)
     return value
 
 
@@ -103,12 +96,7 @@ class BaseState(BaseCore):
 
     def action_from_id(self, i: int) -> Action:
         """The Action of id ``i`` (InvalidActionError when out of range or not an int)."""
-        value = _as_int(i)
-        if isinstance(value, (Action, bool)) or not isinstance(value, int):
-            raise InvalidActionError(f"an action id must be an int, not {type(i).__name__}")
-        a = action_id(value, NUM_ACTIONS)
-        assert a is not None
-        return _action(a)
+        return _action(id_argument(i, NUM_ACTIONS))
 
     def action_from_text(self, text: str) -> Action:
         """Parse action text (InvalidActionError naming the text on failure)."""
@@ -117,7 +105,7 @@ class BaseState(BaseCore):
         return _action(A.parse_action(text))
 
     def _resolve(self, a: Action | int | str) -> int:
-        found = action_id(_as_int(a), NUM_ACTIONS)
+        found = action_id(a, NUM_ACTIONS)
         if found is None:
             assert isinstance(a, str)
             return A.parse_action(a)

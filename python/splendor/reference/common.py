@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from splendor.errors import InvalidActionError, InvalidStateError
 
 
@@ -74,7 +76,12 @@ def load_json(text: str) -> dict[str, Any]:
 
 
 def action_id(value: object, num_actions: int) -> int | None:
-    """The id of an Action or int argument, or None for text (raises on junk types)."""
+    """The id of an Action or int argument, or None for text (raises on junk types).
+
+    NumPy integers (e.g. from ``argmax`` over a mask) count as int ids; bool does not.
+    """
+    if isinstance(value, np.integer):
+        value = int(value)
     if isinstance(value, Action):
         return value.id
     if isinstance(value, bool):
@@ -88,3 +95,14 @@ def action_id(value: object, num_actions: int) -> int | None:
     raise InvalidActionError(
         f"an action must be an Action, an int id or text, not {type(value).__name__}"
     )
+
+
+def id_argument(value: object, num_actions: int) -> int:
+    """The id given to ``action_from_id``: an int (NumPy integers included), in range."""
+    if isinstance(value, np.integer):
+        value = int(value)
+    if isinstance(value, (Action, bool)) or not isinstance(value, int):
+        raise InvalidActionError(f"an action id must be an int, not {type(value).__name__}")
+    found = action_id(value, num_actions)
+    assert found is not None
+    return found

@@ -15,7 +15,7 @@ import numpy.typing as npt
 from splendor.errors import ConfigError, IllegalActionError, InvalidActionError
 from splendor.reference import duel_actions as A
 from splendor.reference.base_json import parse_json
-from splendor.reference.common import Action, Outcome, action_id, dump_json
+from splendor.reference.common import Action, Outcome, action_id, dump_json, id_argument
 from splendor.reference.duel_data import (
     ABILITIES,
     CARDS,
@@ -118,11 +118,7 @@ class DuelState(DuelCore):
 
     def action_from_id(self, i: int) -> Action:
         """The Action of id ``i`` (InvalidActionError when out of range or not an int)."""
-        if isinstance(i, Action) or not isinstance(i, int):
-            raise InvalidActionError(f"an action id must be an int, not {type(i).__name__}")
-        a = action_id(i, NUM_ACTIONS)
-        assert a is not None
-        return _action(a)
+        return _action(id_argument(i, NUM_ACTIONS))
 
     def action_from_text(self, text: str) -> Action:
         """Parse action text (InvalidActionError naming the text on failure)."""

@@ -20,7 +20,14 @@ from splendor.errors import (
     InvalidStateError,
 )
 from splendor.reference import marvel_actions as A
-from splendor.reference.common import Action, Outcome, action_id, dump_json, load_json
+from splendor.reference.common import (
+    Action,
+    Outcome,
+    action_id,
+    dump_json,
+    id_argument,
+    load_json,
+)
 from splendor.reference.marvel_data import COLOURS, MarvelData, load_data
 from splendor.reference.rng import SplitMix64
 
@@ -254,14 +261,11 @@ class MarvelState:
 
     def action_from_id(self, a: int) -> Action:
         """The Action of an id (InvalidActionError when out of range)."""
-        i = action_id(int(a) if isinstance(a, np.integer) else a, A.NUM_ACTIONS)
-        if i is None:
-            raise InvalidActionError("action_from_id takes an int id, not text")
+        i = id_argument(a, A.NUM_ACTIONS)
         return Action("marvel", i, A.ALL_TEXT[i])
 
     def _resolve(self, action: Action | int | str) -> int:
-        value: object = int(action) if isinstance(action, np.integer) else action
-        a = action_id(value, A.NUM_ACTIONS)
+        a = action_id(action, A.NUM_ACTIONS)
         if a is None:
             assert isinstance(action, str)
             return A.parse_action(action)
