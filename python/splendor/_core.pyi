@@ -252,7 +252,7 @@ class BaseState:
         """Parses action text (case-insensitive).
 
         Raises:
-            InvalidActionError: The text does not parse.
+            InvalidActionError: The text does not parse, or is not a str.
         """
 
     def action_from_id(self, id: SupportsIndex) -> Action:
@@ -409,7 +409,7 @@ class DuelState:
         """Parses action text (case-insensitive).
 
         Raises:
-            InvalidActionError: The text does not parse.
+            InvalidActionError: The text does not parse, or is not a str.
         """
 
     def action_from_id(self, id: SupportsIndex) -> Action:
@@ -581,7 +581,7 @@ class MarvelState:
         """Parses action text (case-insensitive).
 
         Raises:
-            InvalidActionError: The text does not parse.
+            InvalidActionError: The text does not parse, or is not a str.
         """
 
     def action_from_id(self, id: SupportsIndex) -> Action:

@@ -8,7 +8,7 @@ use crate::game::{ActionList, Config, Game, Player};
 use crate::rng::SplitMix64;
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyString};
+use pyo3::types::{PyBool, PyString};
 
 /// Reads a seat argument, rejecting anything outside `0..num_players`.
 pub(crate) fn seat<G: Game>(g: &G, player: SeatArg) -> PyResult<Player> {
@@ -43,7 +43,19 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
     }
 }
 
-/// A seat argument: an int (not a bool); its range is checked against the state.
+/// An integer argument: a Python int or any integer with `__index__` (NumPy
+/// integers, as an RL loop produces them), not a bool. Values beyond `i64`
+/// saturate, so the range checks that follow reject them.
+fn index_arg(obj: &Bound<'_, PyAny>) -> Option<i64> {
+    if obj.is_instance_of::<PyBool>() {
+        return None;
+    }
+    let index = obj.call_method0("__index__").ok()?;
+    Some(index.extract::<i64>().unwrap_or(i64::MAX))
+}
+
+/// A seat argument: an integer (see `index_arg`); its range is checked
+/// against the state.
 #[derive(Clone, Copy)]
 pub(crate) struct SeatArg(pub i64);
 
@@ -51,9 +63,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for SeatArg {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if !obj.is_instance_of::<PyBool>() && obj.is_instance_of::<PyInt>() {
-            // Out of i64 is out of range all the same.
-            return Ok(SeatArg(obj.extract::<i64>().unwrap_or(i64::MAX)));
+        if let Some(v) = index_arg(&obj) {
+            return Ok(SeatArg(v));
         }
         Err(errors::config(format!(
             "player must be an integer, got {}",
@@ -62,15 +73,14 @@ impl<'a, 'py> FromPyObject<'a, 'py> for SeatArg {
     }
 }
 
-/// Reads an integer option (`players`, `turn_cap`, `n`): an int, not a bool,
+/// Reads an integer option (`players`, `turn_cap`, `n`; see `index_arg`),
 /// else a `ConfigError` naming the option (as the reference engine raises).
 pub(crate) fn int_arg(obj: Option<&Bound<'_, PyAny>>, name: &str, default: i64) -> PyResult<i64> {
     let Some(obj) = obj else {
         return Ok(default);
     };
-    if !obj.is_instance_of::<PyBool>() && obj.is_instance_of::<PyInt>() {
-        // Huge values are rejected by the range checks that follow.
-        return Ok(obj.extract::<i64>().unwrap_or(i64::MAX));
+    if let Some(v) = index_arg(obj) {
+        return Ok(v);
     }
     Err(errors::config(format!(
         "{name} must be an integer, got {}",
@@ -195,8 +205,15 @@ pub(crate) fn determinize<G: Game>(g: &G, player: SeatArg, seed: Seed) -> PyResu
     Ok(g.determinize(p, &mut rng))
 }
 
-pub(crate) fn action_from_text<G: Game>(text: &str) -> PyResult<PyAction> {
-    ok(G::parse_action(text)).map(PyAction::new_of::<G>)
+pub(crate) fn action_from_text<G: Game>(text: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+    // Not a str is a malformed action, as in the reference engine.
+    let Ok(s) = text.cast::<PyString>() else {
+        return Err(errors::invalid_action(format!(
+            "action text must be a str, not {}",
+            text.get_type().name()?
+        )));
+    };
+    ok(G::parse_action(s.to_str()?)).map(PyAction::new_of::<G>)
 }
 
 pub(crate) fn action_from_id<G: Game>(id: &Bound<'_, PyAny>) -> PyResult<PyAction> {
@@ -369,7 +386,7 @@ macro_rules! py_state {
 
             fn action_from_text(
                 &self,
-                text: &str,
+                text: &pyo3::Bound<'_, pyo3::PyAny>,
             ) -> pyo3::PyResult<$crate::python::action::PyAction> {
                 $crate::python::state::action_from_text::<$g>(text)
             }

@@ -82,7 +82,10 @@ def new_game(
     """Deal a new game of ``variant`` (ConfigError for an unknown variant or bad option).
 
     ``cards``/``locations`` (marvel only) name corrected card files: a path or the CSV text.
+    ``None`` for ``players`` or ``turn_cap`` means the default, as in the Rust engine.
     """
+    players = 2 if players is None else players
+    turn_cap = 100 if turn_cap is None else turn_cap
     if (cards is not None or locations is not None) and variant != "marvel":
         raise ConfigError(
             f"cards= and locations= apply to the marvel variant only, not {variant!r}"

@@ -12,7 +12,7 @@ import copy
 import numpy as np
 import numpy.typing as npt
 
-from splendor.errors import ConfigError, IllegalActionError, InvalidActionError
+from splendor.errors import IllegalActionError, InvalidActionError
 from splendor.reference import base_actions as A
 from splendor.reference.base_data import LEVEL_IDS, NOBLES, NUM_LEVELS, SLOTS
 from splendor.reference.base_eval import heuristic
@@ -25,20 +25,19 @@ from splendor.reference.base_state import (
     PlayerState,
 )
 from splendor.reference.base_view import OBSERVATION_SIZE, observation, render
-from splendor.reference.common import Action, Outcome, action_id, dump_json, id_argument
+from splendor.reference.common import (
+    Action,
+    Outcome,
+    action_id,
+    check_int,
+    dump_json,
+    id_argument,
+)
 from splendor.reference.rng import SplitMix64
 
 NUM_ACTIONS = A.NUM_ACTIONS
 VARIANT = "base"
 __all__ = ["NUM_ACTIONS", "OBSERVATION_SIZE", "BaseState", "new_base_game"]
-
-
-def _check_int(value: object, name: str, lo: int, hi: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(f"{name} must be an integer, got {value!r}")
-    if not lo <= value <= hi:
-        raise ConfigError(f"{name} must be in {lo}..{hi}, got {value}")
-    return value
 
 
 def _action(a: int) -> Action:
@@ -57,9 +56,9 @@ class BaseState(BaseCore):
     @classmethod
     def new(cls, players: int = 2, seed: int = 0, turn_cap: int = 100) -> BaseState:
         """Deal a new game exactly as docs/base.md (Setup) orders the draws."""
-        n = _check_int(players, "players", 2, 4)
-        seed = _check_int(seed, "seed", 0, 2**64 - 1)
-        turn_cap = _check_int(turn_cap, "turn_cap", 1, MAX_TURN_CAP)
+        n = check_int(players, "players", 2, 4)
+        seed = check_int(seed, "seed", 0, 2**64 - 1)
+        turn_cap = check_int(turn_cap, "turn_cap", 1, MAX_TURN_CAP)
         rng = SplitMix64(seed)
         decks = []
         for level in range(NUM_LEVELS):
@@ -164,7 +163,7 @@ class BaseState(BaseCore):
         return [0.0] * self.num_players if outcome is None else outcome.returns()
 
     def _seat(self, player: object) -> int:
-        return _check_int(player, "player", 0, self.num_players - 1)
+        return check_int(player, "player", 0, self.num_players - 1)
 
     def heuristic(self, player: int) -> float:
         """Value in [0, 1] of the position for ``player`` (docs/base.md, Heuristic)."""
@@ -190,7 +189,7 @@ class BaseState(BaseCore):
         the deck from the top (docs/contract.md, Randomness).
         """
         observer = self._seat(player)
-        rng = SplitMix64(_check_int(seed, "seed", 0, 2**64 - 1))
+        rng = SplitMix64(check_int(seed, "seed", 0, 2**64 - 1))
         out = self.clone()
         for level in range(NUM_LEVELS):
             slots = [

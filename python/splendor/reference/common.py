@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from splendor.errors import InvalidActionError, InvalidStateError
+from splendor.errors import ConfigError, InvalidActionError, InvalidStateError
 
 
 @dataclass(frozen=True)
@@ -106,3 +106,14 @@ def id_argument(value: object, num_actions: int) -> int:
     found = action_id(value, num_actions)
     assert found is not None
     return found
+
+
+def check_int(value: object, name: str, lo: int, hi: int) -> int:
+    """An integer argument in ``lo..=hi`` (NumPy integers too, bool not), else ConfigError."""
+    if isinstance(value, np.integer):
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ConfigError(f"{name} must be an integer, got {value!r}")
+    if not lo <= value <= hi:
+        raise ConfigError(f"{name} must be in {lo}..{hi}, got {value}")
+    return value

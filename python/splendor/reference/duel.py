@@ -15,7 +15,14 @@ import numpy.typing as npt
 from splendor.errors import ConfigError, IllegalActionError, InvalidActionError
 from splendor.reference import duel_actions as A
 from splendor.reference.base_json import parse_json
-from splendor.reference.common import Action, Outcome, action_id, dump_json, id_argument
+from splendor.reference.common import (
+    Action,
+    Outcome,
+    action_id,
+    check_int,
+    dump_json,
+    id_argument,
+)
 from splendor.reference.duel_data import (
     ABILITIES,
     CARDS,
@@ -33,14 +40,6 @@ NUM_ACTIONS = A.NUM_ACTIONS
 OBSERVATION_SIZE = 696
 VARIANT = "duel"
 __all__ = ["NUM_ACTIONS", "OBSERVATION_SIZE", "DuelState", "new_duel_game"]
-
-
-def _check_int(value: object, name: str, lo: int, hi: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(f"{name} must be an integer, got {value!r}")
-    if not lo <= value <= hi:
-        raise ConfigError(f"{name} must be in {lo}..{hi}, got {value}")
-    return value
 
 
 def _action(a: int) -> Action:
@@ -74,8 +73,8 @@ class DuelState(DuelCore):
         """Deal a new game exactly as docs/duel.md (Setup) orders the draws."""
         if players != 2 or isinstance(players, bool):
             raise ConfigError(f"Splendor Duel is for exactly 2 players, not {players!r}")
-        seed = _check_int(seed, "seed", 0, 2**64 - 1)
-        turn_cap = _check_int(turn_cap, "turn_cap", 1, MAX_TURN_CAP)
+        seed = check_int(seed, "seed", 0, 2**64 - 1)
+        turn_cap = check_int(turn_cap, "turn_cap", 1, MAX_TURN_CAP)
         rng = SplitMix64(seed)
         decks = []
         for level in range(3):
@@ -183,7 +182,7 @@ class DuelState(DuelCore):
         return [0.0, 0.0] if outcome is None else outcome.returns()
 
     def _seat(self, player: object) -> int:
-        return _check_int(player, "player", 0, 1)
+        return check_int(player, "player", 0, 1)
 
     def heuristic(self, player: int) -> float:
         """Value in [0, 1] for ``player`` (docs/duel.md, Heuristic)."""
@@ -266,7 +265,7 @@ class DuelState(DuelCore):
         first, then the deck from the top); then the bag's chance seed is redrawn.
         """
         observer = self._seat(player)
-        rng = SplitMix64(_check_int(seed, "seed", 0, 2**64 - 1))
+        rng = SplitMix64(check_int(seed, "seed", 0, 2**64 - 1))
         out = self.clone()
         opp = out.players[1 - observer]
         for level in range(3):

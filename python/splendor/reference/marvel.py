@@ -14,7 +14,6 @@ import numpy as np
 import numpy.typing as npt
 
 from splendor.errors import (
-    ConfigError,
     IllegalActionError,
     InvalidActionError,
     InvalidStateError,
@@ -24,6 +23,7 @@ from splendor.reference.common import (
     Action,
     Outcome,
     action_id,
+    check_int,
     dump_json,
     id_argument,
     load_json,
@@ -89,16 +89,9 @@ class MarvelState:
         turn_cap: int = 100,
         data: MarvelData | None = None,
     ) -> None:
-        if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
-            raise ConfigError(f"marvel takes 2, 3 or 4 players, not {players!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
-            raise ConfigError(f"seed must be an integer in 0..2**64, not {seed!r}")
-        if (
-            isinstance(turn_cap, bool)
-            or not isinstance(turn_cap, int)
-            or not 1 <= turn_cap <= 10000
-        ):
-            raise ConfigError(f"turn_cap must be an integer in 1..10000, not {turn_cap!r}")
+        players = check_int(players, "players", 2, 4)
+        seed = check_int(seed, "seed", 0, 2**64 - 1)
+        turn_cap = check_int(turn_cap, "turn_cap", 1, 10000)
         self.data = data if data is not None else load_data()
         self.num_players = players
         self.turn_cap = turn_cap
@@ -476,7 +469,7 @@ class MarvelState:
         """A value in [0, 1] for ``player`` (docs/marvel.md section 8)."""
         from splendor.reference.marvel_observe import heuristic
 
-        self._check_seat(player)
+        player = self._check_seat(player)
         return heuristic(self, player)
 
     # ----- hidden information -----------------------------------------------
@@ -485,20 +478,17 @@ class MarvelState:
         """A full state consistent with ``player``'s view (contract: sorted pools)."""
         from splendor.reference.marvel_observe import determinize
 
-        self._check_seat(player)
-        return determinize(self, player, seed)
+        seat = self._check_seat(player)
+        return determinize(self, seat, check_int(seed, "seed", 0, 2**64 - 1))
 
-    def _check_seat(self, player: int) -> None:
-        if isinstance(player, bool) or not isinstance(player, int):
-            raise ConfigError(f"player must be an int seat, not {player!r}")
-        if not 0 <= player < self.num_players:
-            raise ConfigError(f"player {player} is not a seat of a {self.num_players}-player game")
+    def _check_seat(self, player: object) -> int:
+        return check_int(player, "player", 0, self.num_players - 1)
 
     def observation(self, player: int) -> npt.NDArray[np.float32]:
         """The observation vector of ``player`` (docs/marvel.md section 6)."""
         from splendor.reference.marvel_observe import observation
 
-        self._check_seat(player)
+        player = self._check_seat(player)
         return observation(self, player)
 
     # ----- JSON ---------------------------------------------------------------
@@ -508,7 +498,7 @@ class MarvelState:
         from splendor.reference.marvel_json import to_obj
 
         if player is not None:
-            self._check_seat(player)
+            player = self._check_seat(player)
         return to_obj(self, player)
 
     def to_json(self, player: int | None = None) -> str:
