@@ -8,7 +8,7 @@ use crate::game::{ActionList, Config, Game, Player};
 use crate::rng::SplitMix64;
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyString};
+use pyo3::types::{PyBool, PyInt, PyString};
 
 /// Reads a seat argument, rejecting anything outside `0..num_players`.
 pub(crate) fn seat<G: Game>(g: &G, player: SeatArg) -> PyResult<Player> {
@@ -49,6 +49,10 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
 fn index_arg(obj: &Bound<'_, PyAny>) -> Option<i64> {
     if obj.is_instance_of::<PyBool>() {
         return None;
+    }
+    if obj.is_instance_of::<PyInt>() {
+        // The common case, without a Python method call.
+        return Some(obj.extract::<i64>().unwrap_or(i64::MAX));
     }
     let index = obj.call_method0("__index__").ok()?;
     Some(index.extract::<i64>().unwrap_or(i64::MAX))
