@@ -187,6 +187,8 @@ def test_bad_arguments_raise_config_errors() -> None:
         ({"max_nodes": 1}, "max_nodes"),
         ({"exploration": -1.0}, "exploration"),
         ({"rollout_depth": -1}, "rollout_depth"),
+        ({"prior_temperature": 0.0}, "prior_temperature"),
+        ({"prior_temperature": float("nan")}, "prior_temperature"),
     ]
     for kwargs, word in cases:
         with pytest.raises(ConfigError, match=word):
@@ -307,3 +309,18 @@ def test_parse_bots_and_progress_bar() -> None:
     text = stream.getvalue()
     assert text.count("\n") == 11  # 0/10 .. 10/10 tenths (first call is tenth 0)
     assert "20/20 games" in text and "[" + "#" * 30 + "]" in text
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_prior_temperature_none_is_plain_uct(variant: str) -> None:
+    state = opening(variant)
+    legal = state.legal_actions()
+    # UCT adds one node per iteration; PUCT expands the root at once.
+    uct = search(state, iterations=200, seed=2, prior_temperature=None)
+    assert uct.nodes <= 201
+    assert sum(uct.visits.values()) == 200
+    puct = search(state, iterations=200, seed=2)
+    assert puct.nodes > len(legal)
+    assert puct.visits != uct.visits
+    assert "prior_temperature=None" in repr(MctsBot(prior_temperature=None))
+    assert MctsBot(iterations=50, prior_temperature=None).act(state) in legal

@@ -742,7 +742,11 @@ class MctsBot:
         exploration: Weight of the prior in the PUCT rule (rewards are in
             ``[0, 1]``): a child scores ``mean + exploration * prior *
             sqrt(n) / (1 + visits)``, the prior being a softmax over the
-            one-ply heuristic of each move.
+            one-ply heuristic of each move. With ``prior_temperature=None``,
+            the UCT constant: ``mean + exploration * sqrt(ln(n) / visits)``.
+        prior_temperature: Temperature (> 0) of that softmax, in heuristic
+            units: lower trusts the heuristic more. ``None``: plain UCT, no
+            prior.
 
     Raises:
         ConfigError: A zero or negative budget, NaN time, zero threads, etc.
@@ -757,6 +761,7 @@ class MctsBot:
         max_nodes: int = 1048576,
         rollout_depth: int = 24,
         exploration: float = 0.7,
+        prior_temperature: float | None = 0.02,
     ) -> MctsBot: ...
     @property
     def iterations(self) -> int:
@@ -812,6 +817,7 @@ def search(
     max_nodes: int = 1048576,
     rollout_depth: int = 24,
     exploration: float = 0.7,
+    prior_temperature: float | None = 0.02,
 ) -> SearchResult:
     """Searches ``state`` for the player to move, with the GIL released.
 

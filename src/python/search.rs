@@ -12,7 +12,7 @@ use super::state::Seed;
 use crate::game::{Action, Game, GameError};
 use crate::search::arena::REASONS;
 use crate::search::{
-    bots, play_match, Bot, BotSpec, MatchConfig, MatchResult, SearchConfig, SearchResult,
+    bots, play_match, Bot, BotSpec, MatchConfig, MatchResult, SearchConfig, SearchResult, Selection,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -179,6 +179,7 @@ fn search_config(
     max_nodes: i64,
     rollout_depth: i64,
     exploration: f64,
+    prior_temperature: Option<f64>,
 ) -> PyResult<SearchConfig> {
     let iterations = match (iterations, time_limit) {
         (Some(n), _) => non_negative("iterations", n)?,
@@ -197,6 +198,10 @@ fn search_config(
                 "rollout_depth must be in 0..2**32, got {rollout_depth}"
             ))
         })?,
+        selection: match prior_temperature {
+            Some(temperature) => Selection::Puct { temperature },
+            None => Selection::Uct,
+        },
         ..SearchConfig::default()
     };
     ok(cfg.validate())?;
@@ -215,9 +220,9 @@ pub(crate) struct PyMctsBot {
 #[pymethods]
 impl PyMctsBot {
     #[new]
-    #[pyo3(signature = (iterations=None, time_limit=None, threads=1, seed=Seed(0), max_nodes=DEFAULT_MAX_NODES, rollout_depth=24, exploration=0.7))]
+    #[pyo3(signature = (iterations=None, time_limit=None, threads=1, seed=Seed(0), max_nodes=DEFAULT_MAX_NODES, rollout_depth=24, exploration=0.7, prior_temperature=Some(0.02)))]
     #[pyo3(
-        text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7)"
+        text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -228,6 +233,7 @@ impl PyMctsBot {
         max_nodes: i64,
         rollout_depth: i64,
         exploration: f64,
+        prior_temperature: Option<f64>,
     ) -> PyResult<Self> {
         let config = search_config(
             iterations,
@@ -237,6 +243,7 @@ impl PyMctsBot {
             max_nodes,
             rollout_depth,
             exploration,
+            prior_temperature,
         )?;
         let bot = ok(bots::MctsBot::new(config.clone()))?;
         Ok(Self {
@@ -268,14 +275,18 @@ impl PyMctsBot {
     fn __repr__(&self) -> String {
         let c = &self.config;
         format!(
-            "MctsBot(iterations={}, time_limit={}, threads={}, seed={}, max_nodes={}, rollout_depth={}, exploration={})",
+            "MctsBot(iterations={}, time_limit={}, threads={}, seed={}, max_nodes={}, rollout_depth={}, exploration={}, prior_temperature={})",
             c.iterations,
             c.time_limit.map_or("None".into(), |t| t.to_string()),
             c.threads,
             c.seed,
             c.max_nodes,
             c.rollout_depth,
-            c.exploration
+            c.exploration,
+            match c.selection {
+                Selection::Puct { temperature } => temperature.to_string(),
+                Selection::Uct => "None".into(),
+            }
         )
     }
 }
@@ -365,9 +376,9 @@ impl StateFn for SearchFn<'_> {
 
 /// Searches `state` for the player to move, with the GIL released.
 #[pyfunction]
-#[pyo3(signature = (state, *, iterations=None, time_limit=None, threads=1, seed=Seed(0), max_nodes=DEFAULT_MAX_NODES, rollout_depth=24, exploration=0.7))]
+#[pyo3(signature = (state, *, iterations=None, time_limit=None, threads=1, seed=Seed(0), max_nodes=DEFAULT_MAX_NODES, rollout_depth=24, exploration=0.7, prior_temperature=Some(0.02)))]
 #[pyo3(
-    text_signature = "(state, *, iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7)"
+    text_signature = "(state, *, iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn search(
@@ -380,6 +391,7 @@ fn search(
     max_nodes: i64,
     rollout_depth: i64,
     exploration: f64,
+    prior_temperature: Option<f64>,
 ) -> PyResult<PySearchResult> {
     let cfg = search_config(
         iterations,
@@ -389,6 +401,7 @@ fn search(
         max_nodes,
         rollout_depth,
         exploration,
+        prior_temperature,
     )?;
     super::with_state(state, SearchFn { cfg, py })?
 }

@@ -158,7 +158,7 @@ impl SearchConfig {
         if let Selection::Puct { temperature } = self.selection {
             if !temperature.is_finite() || temperature <= 0.0 {
                 return bad(format!(
-                    "the prior temperature must be a finite number > 0, got {temperature}"
+                    "prior_temperature must be a finite number > 0, got {temperature}"
                 ));
             }
         }
