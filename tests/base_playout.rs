@@ -6,7 +6,7 @@ mod base_common;
 use base_common::new_game;
 use splendor::game::{Action, ActionList, Game};
 use splendor::rng::SplitMix64;
-use splendor::variants::base::actions::{BUY, PAY, PAYMENTS, RESERVE, RETURN};
+use splendor::variants::base::actions::{BUY, BUY_RESERVED, PAY, PAYMENTS, RESERVE, RETURN};
 use splendor::variants::base::cards::{self, GOLD};
 use splendor::variants::base::rules::can_afford;
 use splendor::variants::base::{BaseState, Phase};
@@ -175,11 +175,11 @@ fn buys_the_card_worth_most() {
                 if aff.len() >= 2 && best >= second + 2 {
                     let a = policy(&s, &mut rng);
                     let p = s.current_player().unwrap() as usize;
-                    let card = if a.0 < BUY + 12 {
+                    let card = if a.0 < BUY_RESERVED {
                         let k = (a.0 - BUY) as usize;
                         s.board_card(k / 4, k % 4).unwrap()
                     } else {
-                        s.reserved(p)[(a.0 - BUY - 12) as usize]
+                        s.reserved(p)[(a.0 - BUY_RESERVED) as usize]
                     };
                     assert_eq!(cards::points(card), best, "{}", s.to_json(None));
                     seen += 1;

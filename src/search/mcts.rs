@@ -48,6 +48,17 @@ pub enum RolloutPolicy {
     },
 }
 
+impl RolloutPolicy {
+    /// Whether the search keeps the MAST table: MAST reads it, and Informed
+    /// falls back to it where the variant has no playout policy.
+    fn uses_mast(self) -> bool {
+        matches!(
+            self,
+            RolloutPolicy::Mast { .. } | RolloutPolicy::Informed { .. }
+        )
+    }
+}
+
 /// How the tree policy ranks the children of a node. Rewards are in `[0, 1]`
 /// and `c` is [`SearchConfig::exploration`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -385,7 +396,7 @@ impl<G: Game> Tree<G> {
                 let idx = self.nodes.len() as u32;
                 let mut child = Node::new(a, mover);
                 child.avail = 1;
-                child.prior = 1.0 / self.legal.len() as f32;
+                child.prior = uniform as f32;
                 child.next_sibling = self.nodes[node as usize].first_child;
                 self.nodes[node as usize].first_child = idx;
                 self.nodes.push(child);
@@ -411,10 +422,7 @@ impl<G: Game> Tree<G> {
             n.visits += 1;
             n.value += rewards[n.player as usize] as f64;
         }
-        if matches!(
-            cfg.rollout,
-            RolloutPolicy::Mast { .. } | RolloutPolicy::Informed { .. }
-        ) {
+        if cfg.rollout.uses_mast() {
             // The root (path[0]) carries no action.
             for &i in &self.path[1..] {
                 let n = self.nodes[i as usize];
@@ -437,12 +445,7 @@ impl<G: Game> Tree<G> {
         let first = self.nodes.len();
         let mut top = f32::NEG_INFINITY;
         for &a in self.legal.as_slice() {
-            let mut child_state = state.clone();
-            child_state.apply_unchecked(a);
-            let h = match child_state.outcome() {
-                Some(o) => o.returns()[mover as usize],
-                None => child_state.heuristic(mover),
-            };
+            let h = one_ply_value(state, a, mover);
             top = top.max(h);
             let mut child = Node::new(a, mover);
             child.prior = h;
@@ -483,11 +486,7 @@ impl<G: Game> Tree<G> {
     fn rollout(&mut self, state: &mut G, cfg: &SearchConfig) -> [f32; MAX_PLAYERS] {
         let mut depth = 0;
         self.trace.clear();
-        if matches!(
-            cfg.rollout,
-            RolloutPolicy::Mast { .. } | RolloutPolicy::Informed { .. }
-        ) && self.mast.is_empty()
-        {
+        if cfg.rollout.uses_mast() && self.mast.is_empty() {
             self.mast = vec![(0.0, 0); MAX_PLAYERS * G::NUM_ACTIONS];
         }
         while depth < cfg.rollout_depth {
@@ -508,20 +507,13 @@ impl<G: Game> Tree<G> {
                         greedy_choice(state, mover, self.legal.as_slice(), &mut self.rng)
                     }
                 }
-                RolloutPolicy::Mast { epsilon } => {
+                RolloutPolicy::Mast { epsilon } | RolloutPolicy::Informed { epsilon } => {
+                    let informed = matches!(cfg.rollout, RolloutPolicy::Informed { .. });
                     let a = if n == 1 || self.rng.next_f64() < epsilon as f64 {
                         self.legal.as_slice()[self.rng.below(n as u64) as usize]
-                    } else {
-                        self.mast_choice(mover)
-                    };
-                    self.trace.push((mover, a));
-                    a
-                }
-                RolloutPolicy::Informed { epsilon } => {
-                    let a = if n == 1 || self.rng.next_f64() < epsilon as f64 {
-                        self.legal.as_slice()[self.rng.below(n as u64) as usize]
-                    } else if let Some(a) =
-                        state.playout_action(self.legal.as_slice(), &mut self.rng)
+                    } else if let Some(a) = informed
+                        .then(|| state.playout_action(self.legal.as_slice(), &mut self.rng))
+                        .flatten()
                     {
                         a
                     } else {
@@ -564,6 +556,17 @@ impl<G: Game> Tree<G> {
     }
 }
 
+/// The value for `mover` of the position `a` leads to: its return if that
+/// ends the game, else the heuristic.
+fn one_ply_value<G: Game>(state: &G, a: Action, mover: Player) -> f32 {
+    let mut child = state.clone();
+    child.apply_unchecked(a);
+    match child.outcome() {
+        Some(o) => o.returns()[mover as usize],
+        None => child.heuristic(mover),
+    }
+}
+
 /// The legal action whose child is best for `mover` by the heuristic; ties
 /// broken uniformly by `rng` (reservoir sampling, so one pass).
 pub(crate) fn greedy_choice<G: Game>(
@@ -576,12 +579,7 @@ pub(crate) fn greedy_choice<G: Game>(
     let mut best_h = f32::NEG_INFINITY;
     let mut ties = 0u64;
     for &a in legal {
-        let mut child = state.clone();
-        child.apply_unchecked(a);
-        let h = match child.outcome() {
-            Some(o) => o.returns()[mover as usize],
-            None => child.heuristic(mover),
-        };
+        let h = one_ply_value(state, a, mover);
         if h > best_h {
             best_h = h;
             best = a;

@@ -2,7 +2,7 @@
 
 The search uses it to score a position where a rollout stops and to set its move
 priors; :class:`~splendor.GreedyBot` plays the move that maximises it. The Rust engine
-computes it in float32, so the two agree to about 1e-6, not bit for bit.
+computes it in float32, so the two agree within 1e-5, not bit for bit.
 """
 
 from __future__ import annotations
