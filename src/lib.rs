@@ -11,6 +11,7 @@
 pub mod cardset;
 pub mod game;
 pub mod gems;
+pub mod nn;
 pub mod playout;
 pub mod rng;
 pub mod search;

@@ -38,6 +38,7 @@ from splendor.errors import (
     IllegalActionError,
     InvalidActionError,
     InvalidStateError,
+    NetworkError,
     SplendorError,
 )
 from splendor.protocol import GameState
@@ -59,6 +60,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidActionError",
     "InvalidStateError",
+    "NetworkError",
     "MarvelState",
     "MatchResult",
     "MctsBot",
