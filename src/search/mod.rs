@@ -20,9 +20,11 @@
 pub mod arena;
 pub mod bots;
 pub mod mcts;
+pub mod noise;
 pub mod stats;
 
 pub use arena::{play_match, BotStats, MatchConfig, MatchResult};
 pub use bots::{Bot, BotSpec, GreedyBot, MctsBot, RandomBot};
 pub use mcts::{search, CutEval, RolloutPolicy, SearchConfig, SearchResult, Selection};
+pub use noise::RootNoise;
 pub use stats::wilson_interval;
