@@ -7,15 +7,19 @@
 //! - `rows`: row-major weights, one eight-accumulator dot product per output;
 //! - `sgemm`: `matrixmultiply::sgemm` with a one-column right-hand side.
 //!
-//! The library keeps the fastest (see `src/nn/kernel.rs`). Run:
+//! The library keeps the fastest (see `src/nn/kernel.rs`). Then search
+//! iterations per second from the base opening with a 256x2 network, one and
+//! two root-parallel threads (`nn/search-256x2`). Run:
 //! `cargo bench --bench nn`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use splendor::game::{Config, Game};
 use splendor::nn::{kernel, random_network_bytes, Network};
+use splendor::search::{search, SearchConfig};
 use splendor::variants::base::BaseState;
 use splendor::SplitMix64;
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Row-major layers `[out, in]` with biases, for the two alternatives.
@@ -123,6 +127,30 @@ fn benches(c: &mut Criterion) {
                 b.iter(|| plain.forward(black_box(&obs), &mut x, &mut y, sgemm))
             });
         }
+    }
+    group.finish();
+
+    const ITERATIONS: u64 = 2000;
+    let net = Network::from_bytes(&random_network_bytes::<BaseState>(2, &[256, 256], 1))
+        .expect("a valid network");
+    let mut group = c.benchmark_group("nn/search-256x2/base-2p");
+    group.throughput(Throughput::Elements(ITERATIONS));
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(4));
+    for threads in [1usize, 2] {
+        let cfg = SearchConfig {
+            iterations: ITERATIONS,
+            threads,
+            network: Some(Arc::new(net.clone())),
+            ..SearchConfig::default()
+        };
+        group.bench_with_input(BenchmarkId::new("threads", threads), &cfg, |b, cfg| {
+            b.iter(|| {
+                let r = search(black_box(&state), cfg).expect("search from the opening");
+                assert_eq!(r.iterations, ITERATIONS);
+                r
+            })
+        });
     }
     group.finish();
 }

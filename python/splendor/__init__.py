@@ -22,11 +22,11 @@ from splendor._core import (
     MarvelState,
     MatchResult,
     MctsBot,
+    Network,
     Outcome,
     RandomBot,
     SearchResult,
     from_json,
-    match,
     new_game,
     random_games,
     random_playout,
@@ -41,6 +41,7 @@ from splendor.errors import (
     NetworkError,
     SplendorError,
 )
+from splendor.nets import match
 from splendor.protocol import GameState
 
 try:
@@ -60,10 +61,11 @@ __all__ = [
     "IllegalActionError",
     "InvalidActionError",
     "InvalidStateError",
-    "NetworkError",
     "MarvelState",
     "MatchResult",
     "MctsBot",
+    "Network",
+    "NetworkError",
     "Outcome",
     "RandomBot",
     "SearchResult",

@@ -157,7 +157,10 @@ impl PyNetwork {
             net.evaluate(&obs, &mut scratch, &mut logits, &mut value);
             (logits, value)
         });
-        Ok((PyArray1::from_vec(py, logits), PyArray1::from_vec(py, value)))
+        Ok((
+            PyArray1::from_vec(py, logits),
+            PyArray1::from_vec(py, value),
+        ))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
