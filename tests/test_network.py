@@ -306,3 +306,18 @@ def test_play_cli_with_a_network(tmp_path: Path) -> None:
     status = play_main(bot=f"net:20@{path}", seat=1, stdin=io.StringIO("quit\n"), stdout=out)
     assert status == 0
     assert "bot 0:" in out.getvalue()
+
+
+def test_match_cli_with_a_network(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from splendor import cli
+
+    path = tmp_path / "best.safetensors"
+    path.write_bytes(encode(*random_tensors("base", 2, (16,), seed=2)))
+    code = cli.main(["match", "--bots", f"net:10@{path},random", "--games", "2", "--no-progress"])
+    assert code == 0
+    assert "net:10@" in capsys.readouterr().out
+    # A bad file is a clean command-line error, not a traceback.
+    bad = tmp_path / "bad.safetensors"
+    bad.write_bytes(b"not a network")
+    assert cli.main(["match", "--bots", f"net:10@{bad},random", "--games", "2"]) == 2
+    assert "not a valid safetensors" in capsys.readouterr().err
