@@ -11,6 +11,10 @@
 //! iterations per second from the base opening with a 256x2 network, one and
 //! two root-parallel threads (`nn/search-256x2`). Run:
 //! `cargo bench --bench nn`.
+//!
+//! Times are per-thread CPU time (`CLOCK_THREAD_CPUTIME_ID`), so a machine
+//! shared with other jobs does not inflate them, except the two-thread search,
+//! which is wall time (its point is the parallel speed-up).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use splendor::game::{Config, Game};
@@ -98,6 +102,27 @@ fn layer(inp: usize, out: usize, w: &[f32], bias: &[f32], x: &[f32], y: &mut [f3
     }
 }
 
+/// CPU time of the calling thread.
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// This thread's CPU time for `iters` calls of `f`.
+fn cpu_time<T>(iters: u64, mut f: impl FnMut() -> T) -> Duration {
+    let start = thread_cpu();
+    for _ in 0..iters {
+        black_box(f());
+    }
+    thread_cpu() - start
+}
+
 fn benches(c: &mut Criterion) {
     let state = BaseState::new_game(&Config::default()).expect("a valid opening");
     let mut obs = vec![0.0f32; BaseState::OBSERVATION_SIZE];
@@ -115,16 +140,20 @@ fn benches(c: &mut Criterion) {
         let mut logits = vec![0.0; BaseState::NUM_ACTIONS];
         let mut value = vec![0.0; 2];
         group.bench_function(BenchmarkId::new("cols", format!("{width}x2")), |b| {
-            b.iter(|| {
-                net.evaluate(black_box(&obs), &mut scratch, &mut logits, &mut value);
-                value[0]
+            b.iter_custom(|iters| {
+                cpu_time(iters, || {
+                    net.evaluate(black_box(&obs), &mut scratch, &mut logits, &mut value);
+                    value[0]
+                })
             })
         });
         let plain = Plain::new(obs.len(), &hidden, BaseState::NUM_ACTIONS, 2);
         let (mut x, mut y) = (Vec::new(), Vec::new());
         for (name, sgemm) in [("rows", false), ("sgemm", true)] {
             group.bench_function(BenchmarkId::new(name, format!("{width}x2")), |b| {
-                b.iter(|| plain.forward(black_box(&obs), &mut x, &mut y, sgemm))
+                b.iter_custom(|iters| {
+                    cpu_time(iters, || plain.forward(black_box(&obs), &mut x, &mut y, sgemm))
+                })
             });
         }
     }
@@ -144,12 +173,17 @@ fn benches(c: &mut Criterion) {
             network: Some(Arc::new(net.clone())),
             ..SearchConfig::default()
         };
+        let run = |cfg: &SearchConfig| {
+            let r = search(black_box(&state), cfg).expect("search from the opening");
+            assert_eq!(r.iterations, ITERATIONS);
+            r
+        };
         group.bench_with_input(BenchmarkId::new("threads", threads), &cfg, |b, cfg| {
-            b.iter(|| {
-                let r = search(black_box(&state), cfg).expect("search from the opening");
-                assert_eq!(r.iterations, ITERATIONS);
-                r
-            })
+            if threads == 1 {
+                b.iter_custom(|iters| cpu_time(iters, || run(cfg)))
+            } else {
+                b.iter(|| run(cfg))
+            }
         });
     }
     group.finish();
