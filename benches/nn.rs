@@ -152,7 +152,9 @@ fn benches(c: &mut Criterion) {
         for (name, sgemm) in [("rows", false), ("sgemm", true)] {
             group.bench_function(BenchmarkId::new(name, format!("{width}x2")), |b| {
                 b.iter_custom(|iters| {
-                    cpu_time(iters, || plain.forward(black_box(&obs), &mut x, &mut y, sgemm))
+                    cpu_time(iters, || {
+                        plain.forward(black_box(&obs), &mut x, &mut y, sgemm)
+                    })
                 })
             });
         }
