@@ -25,6 +25,7 @@ from splendor._core import (
     Outcome,
     RandomBot,
     SearchResult,
+    VectorEnv,
     from_json,
     match,
     new_game,
@@ -32,6 +33,7 @@ from splendor._core import (
     random_playout,
     search,
 )
+from splendor.envs.spec import ObservationSpec, observation_spec
 from splendor.errors import (
     CardDataError,
     ConfigError,
@@ -62,14 +64,17 @@ __all__ = [
     "MarvelState",
     "MatchResult",
     "MctsBot",
+    "ObservationSpec",
     "Outcome",
     "RandomBot",
     "SearchResult",
     "SplendorError",
+    "VectorEnv",
     "__version__",
     "from_json",
     "match",
     "new_game",
+    "observation_spec",
     "random_games",
     "random_playout",
     "search",

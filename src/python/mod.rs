@@ -10,6 +10,7 @@
 //! `BaseState` stub; `mypy.stubtest` checks it).
 
 pub(crate) mod action;
+mod env;
 pub(crate) mod errors;
 mod games;
 mod marvel_data;
@@ -203,5 +204,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(random_games, m)?)?;
     m.add_function(wrap_pyfunction!(random_playout, m)?)?;
     search::register(m)?;
+    env::register(m)?;
     Ok(())
 }
