@@ -30,6 +30,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 import splendor
+from splendor.envs._view import render_view
 from splendor.envs.spec import observation_spec
 
 __all__ = ["SplendorEnv", "SplendorVectorEnv", "observation_space"]
@@ -185,16 +186,6 @@ class SplendorEnv(gymnasium.Env[Obs, np.int64]):
         if self.render_mode != "ansi":
             return None
         return render_view(self._env.state(0), self.seat)
-
-
-def render_view(state: Any, seat: int) -> str:
-    """Text of the game as ``seat`` sees it: the board's JSON view (hidden cards redacted)."""
-    import json
-
-    view = json.loads(state.to_json(player=seat))
-    lines = [f"splendor {state.variant}: seat {seat}'s view"]
-    lines.extend(f"{key}: {json.dumps(value)}" for key, value in view.items())
-    return "\n".join(lines) + "\n"
 
 
 class SplendorVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any]):
