@@ -6,6 +6,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -197,3 +198,13 @@ def test_import_splendor_imports_no_rl_library() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_docs_show_the_spec_tables() -> None:
+    docs = (Path(__file__).parent.parent / "docs" / "rl.md").read_text()
+    for variant in splendor.VARIANTS:
+        start = docs.index(f"<!-- spec table {variant} -->\n") + len(
+            f"<!-- spec table {variant} -->\n"
+        )
+        end = docs.index("\n<!-- end spec table -->", start)
+        assert docs[start:end] == splendor.observation_spec(variant).table()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from typing import NamedTuple
@@ -61,9 +62,75 @@ class ObservationSpec:
             raise KeyError(f"no feature under {prefix!r} in the {self.variant} observation")
         return slice(hits[0], hits[-1] + 1)
 
+    def table(self) -> str:
+        """The layout as a Markdown table: one row per run of records of one kind.
+
+        A record is a card slot, a seat, a reserve slot, the bank, ...; its
+        numbers are written ``#``. A field reads ``name ÷scale``, with ``~`` when
+        the scale is a typical range rather than a maximum.
+        """
+        records: list[tuple[str, int, list[Feature]]] = []
+        for f in self.features:
+            record, field_name = _split(f.name)
+            if (
+                records
+                and records[-1][0] == record
+                and field_name not in {_split(g.name)[1] for g in records[-1][2]}
+            ):
+                records[-1][2].append(f)
+            else:
+                records.append((record, f.offset, [f]))
+        rows: list[tuple[str, int, int, list[Feature]]] = []
+        for record, offset, fields in records:
+            last = rows[-1] if rows else None
+            if last and last[0] == record and _fields(last[3]) == _fields(fields):
+                rows[-1] = (record, last[1], last[2] + 1, last[3])
+            else:
+                rows.append((record, offset, 1, fields))
+        lines = ["| offset | record | count | fields (÷ scale) |", "|---|---|---|---|"]
+        for record, offset, count, fields in rows:
+            lines.append(f"| {offset} | `{record}` | {count} | {_fields(fields)} |")
+        return "\n".join(lines)
+
     def normalize(self, obs: npt.ArrayLike) -> npt.NDArray[np.float32]:
         """``obs / scales`` (any leading batch dimensions), as float32."""
         return (np.asarray(obs, dtype=np.float32) / self.scales).astype(np.float32)
+
+
+def _split(name: str) -> tuple[str, str]:
+    """``(record pattern, field)``: ``seat1.reserve0.level`` -> ``(seat#.reserve#, level)``."""
+    parts = name.split(".")
+    numbered = [
+        i
+        for i, p in enumerate(parts)
+        if re.fullmatch(r"(l\d|\d+|[a-z]+\d+)", p) and i < len(parts) - 1
+    ]
+    cut = numbered[-1] + 1 if numbered else 1
+    record = ".".join(re.sub(r"\d+", "#", p) for p in parts[:cut])
+    return record, ".".join(parts[cut:])
+
+
+def _fields(fields: list[Feature]) -> str:
+    """``level ÷3, bonus.{w,u,g} ÷1, points ÷20~``: fields grouped by prefix and scale."""
+    groups: list[tuple[str, str, list[str]]] = []
+    for f in fields:
+        name = _split(f.name)[1]
+        prefix, _, leaf = name.rpartition(".")
+        scale = f"{f.scale:g}" + ("" if f.bounded else "~")
+        if groups and groups[-1][0] == prefix and groups[-1][1] == scale and prefix:
+            groups[-1][2].append(leaf)
+        else:
+            groups.append((prefix, scale, [leaf]))
+    out = []
+    for prefix, scale, leaves in groups:
+        if not prefix:
+            label = leaves[0] if len(leaves) == 1 else "{" + ",".join(leaves) + "}"
+        elif len(leaves) == 1:
+            label = f"{prefix}.{leaves[0]}"
+        else:
+            label = prefix + ".{" + ",".join(leaves) + "}"
+        out.append(f"{label or 'value'} ÷{scale}")
+    return ", ".join(out)
 
 
 @cache
