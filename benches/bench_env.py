@@ -1,8 +1,9 @@
 """Throughput of the RL environments: ``python benches/bench_env.py``.
 
 Every row plays uniformly random legal actions, chosen in NumPy from the action
-mask, in ``n`` games of one variant (2 players), and counts environment steps
-(one decision each) per second, observation and mask included:
+mask (``splendor.envs.random_legal_actions``), in ``n`` games of one variant
+(2 players), and counts environment steps (one decision each) per second,
+observation and mask included:
 
 - ``VectorEnv``: the Rust batched env, ``threads`` 1 and 2;
 - ``python loop``: the same work through the single-game API
@@ -22,18 +23,8 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-import numpy.typing as npt
 import splendor
-
-
-def random_legal(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.int64]:
-    """One uniformly random legal action per row of ``mask``."""
-    rows, cols = np.nonzero(mask)
-    counts = np.bincount(rows, minlength=mask.shape[0])
-    starts = np.cumsum(counts) - counts
-    pick = starts + (rng.random(mask.shape[0]) * counts).astype(np.int64)
-    actions: npt.NDArray[np.int64] = cols[pick]
-    return actions
+from splendor.envs import random_legal_actions as random_legal
 
 
 def timed(run: Callable[[], int], repeats: int) -> tuple[float, float]:

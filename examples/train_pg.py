@@ -166,6 +166,9 @@ def main() -> None:
     parser.add_argument("--max-grad-norm", type=float, default=1.0)
     parser.add_argument("--eval-games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--max-minutes", type=float, default=12.0, help="stop training after this long"
+    )
     parser.add_argument("--out", default="rl_learning_curve")
     args = parser.parse_args()
 
@@ -188,6 +191,9 @@ def main() -> None:
     window_wins, window_games, steps = 0.0, 0, 0
     start = time.perf_counter()
     for u in range(args.updates):
+        if time.perf_counter() - start > 60 * args.max_minutes:
+            print(f"time limit reached after {u} updates")
+            break
         obs_buf = np.zeros((args.horizon, n, spec.size), np.float32)
         mask_buf = np.zeros((args.horizon, n, envs[0].num_actions), bool)
         act_buf = np.zeros((args.horizon, n), np.int64)

@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 import splendor
+from splendor.envs import random_legal_actions
 
 
 def random_legal(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.int64]:
@@ -208,3 +209,22 @@ def test_docs_show_the_spec_tables() -> None:
         )
         end = docs.index("\n<!-- end spec table -->", start)
         assert docs[start:end] == splendor.observation_spec(variant).table()
+
+
+def test_random_legal_actions_are_legal_and_uniform() -> None:
+    env = splendor.VectorEnv("duel", 64, seed=2)
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        mask = env.action_mask
+        actions = random_legal_actions(mask, rng)
+        assert mask[np.arange(64), actions].all()
+        env.step(actions)
+    row = env.action_mask[:1].copy()
+    legal = np.flatnonzero(row[0])
+    draws = np.concatenate([random_legal_actions(row, rng) for _ in range(200 * len(legal))])
+    counts = np.bincount(draws, minlength=row.shape[1])
+    assert counts.sum() == counts[legal].sum()
+    # 200 expected draws per action: a bias of 2x either way would show.
+    assert counts[legal].min() > 120 and counts[legal].max() < 290
+    with pytest.raises(ValueError, match="no legal action"):
+        random_legal_actions(np.zeros((2, 10), dtype=bool), rng)
