@@ -6,6 +6,7 @@ mask (``splendor.envs.random_legal_actions``), in ``n`` games of one variant
 observation and mask included:
 
 - ``VectorEnv``: the Rust batched env, ``threads`` 1 and 2;
+- ``VectorEnv, first legal action``: the env's own cost, without the random choice;
 - ``python loop``: the same work through the single-game API
   (``legal_action_mask`` + ``observation`` + ``apply`` per step);
 - ``gymnasium vector``: ``SplendorVectorEnv`` over the same Rust env.
@@ -47,6 +48,19 @@ def vector_env(variant: str, n: int, threads: int, steps: int) -> Callable[[], i
     def run() -> int:
         for _ in range(steps):
             env.step(random_legal(mask, rng))
+        return steps * n
+
+    return run
+
+
+def vector_env_first_legal(variant: str, n: int, steps: int) -> Callable[[], int]:
+    """The env's own cost: the first legal action (``argmax`` of the mask) costs ~4 us."""
+    env = splendor.VectorEnv(variant, n, seed=1)
+    mask = env.action_mask
+
+    def run() -> int:
+        for _ in range(steps):
+            env.step(mask.argmax(axis=1))
         return steps * n
 
     return run
@@ -119,6 +133,9 @@ def main() -> None:
         for threads in (1, 2):
             key = f"VectorEnv threads={threads}"
             results[key] = timed(vector_env(variant, args.n, threads, args.steps), args.repeats)
+        results["VectorEnv, first legal action"] = timed(
+            vector_env_first_legal(variant, args.n, args.steps), args.repeats
+        )
         loop_steps = max(1, args.steps // 20)
         results["python loop"] = timed(python_loop(variant, args.n, loop_steps), 2)
         results["VectorEnv, random bot on seat 1"] = timed(

@@ -80,6 +80,9 @@ pub struct VectorEnv<G: Observed> {
     slots: Vec<Slot<G>>,
     config: EnvConfig,
     inverse_scales: Option<Vec<f32>>,
+    /// Workers for `threads > 1`, kept for the env's life: spawning threads
+    /// on every step would cost as much as a shard's work.
+    pool: Option<rayon::ThreadPool>,
 }
 
 fn mix(seed: u64, index: u64) -> u64 {
@@ -122,10 +125,22 @@ impl<G: Observed> VectorEnv<G> {
             slots.push(Self::slot(&config, i)?);
         }
         let inverse_scales = config.normalize.then(|| spec.inverse_scales());
+        let pool = if config.threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(config.threads)
+                    .thread_name(|i| format!("splendor-env-{i}"))
+                    .build()
+                    .map_err(|e| GameError::Config(format!("cannot start the env threads: {e}")))?,
+            )
+        } else {
+            None
+        };
         Ok(Self {
             slots,
             config,
             inverse_scales,
+            pool,
         })
     }
 
@@ -296,10 +311,10 @@ impl<G: Observed> VectorEnv<G> {
                 f(slot, &mut r, actions.map_or(0, |a| a[start + k]));
             }
         };
-        if threads == 1 {
+        let Some(pool) = self.pool.as_ref().filter(|_| threads > 1) else {
             run(&mut self.slots, buf, 0);
             return;
-        }
+        };
         let Buffers {
             obs,
             mask,
@@ -321,7 +336,7 @@ impl<G: Observed> VectorEnv<G> {
             .zip(truncated.chunks_mut(chunk))
             .zip(final_obs.chunks_mut(chunk * o))
             .zip(episode_length.chunks_mut(chunk));
-        let mut shards: Vec<_> = shards
+        let shards: Vec<_> = shards
             .map(|shard| {
                 let (((((((slots, obs), mask), player), rewards), terminated), truncated), fin) =
                     shard.0;
@@ -339,13 +354,16 @@ impl<G: Observed> VectorEnv<G> {
             })
             .collect();
         let run = &run;
-        std::thread::scope(|scope| {
-            let (first_slots, first_buf) = shards.remove(0);
-            for (k, (slots, b)) in shards.into_iter().enumerate() {
-                scope.spawn(move || run(slots, b, (k + 1) * chunk));
+        pool.scope(|scope| {
+            let mut shards = shards.into_iter().enumerate();
+            let first = shards.next();
+            for (k, (slots, b)) in shards {
+                scope.spawn(move |_| run(slots, b, k * chunk));
             }
-            // The calling thread steps the first shard itself.
-            run(first_slots, first_buf, 0);
+            // The worker running this scope steps the first shard itself.
+            if let Some((_, (slots, b))) = first {
+                run(slots, b, 0);
+            }
         });
     }
 }
