@@ -1,6 +1,6 @@
 """A masked actor-critic (A2C) agent that learns to beat RandomBot at base Splendor, 2 players.
 
-    python examples/train_pg.py --updates 600 --out docs/images/rl_learning_curve
+    python examples/train_pg.py --out docs/images/rl_learning_curve
 
 Plain NumPy (no deep-learning library): a one-hidden-layer network with a
 policy head (logits over the 329 action ids, illegal ones masked out) and a
@@ -159,7 +159,7 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=256, help="games per seat")
     parser.add_argument("--horizon", type=int, default=16, help="steps per env per update")
     parser.add_argument("--hidden", type=int, default=64)
-    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--gamma", type=float, default=0.99)
     parser.add_argument("--entropy", type=float, default=0.01)
     parser.add_argument("--value-coef", type=float, default=0.5)
