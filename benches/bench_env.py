@@ -6,7 +6,7 @@ mask (``splendor.envs.random_legal_actions``), in ``n`` games of one variant
 observation and mask included:
 
 - ``VectorEnv``: the Rust batched env, ``threads`` 1 and 2;
-- ``VectorEnv, first legal action``: the env's own cost, without the random choice;
+- ``env alone``: the env's own cost, playing the first legal action (no random choice);
 - ``python loop``: the same work through the single-game API
   (``legal_action_mask`` + ``observation`` + ``apply`` per step);
 - ``gymnasium vector``: ``SplendorVectorEnv`` over the same Rust env.
@@ -53,9 +53,9 @@ def vector_env(variant: str, n: int, threads: int, steps: int) -> Callable[[], i
     return run
 
 
-def vector_env_first_legal(variant: str, n: int, steps: int) -> Callable[[], int]:
+def vector_env_first_legal(variant: str, n: int, threads: int, steps: int) -> Callable[[], int]:
     """The env's own cost: the first legal action (``argmax`` of the mask) costs ~4 us."""
-    env = splendor.VectorEnv(variant, n, seed=1)
+    env = splendor.VectorEnv(variant, n, seed=1, threads=threads)
     mask = env.action_mask
 
     def run() -> int:
@@ -133,9 +133,10 @@ def main() -> None:
         for threads in (1, 2):
             key = f"VectorEnv threads={threads}"
             results[key] = timed(vector_env(variant, args.n, threads, args.steps), args.repeats)
-        results["VectorEnv, first legal action"] = timed(
-            vector_env_first_legal(variant, args.n, args.steps), args.repeats
-        )
+        for threads in (1, 2):
+            results[f"env alone (first legal) threads={threads}"] = timed(
+                vector_env_first_legal(variant, args.n, threads, args.steps), args.repeats
+            )
         loop_steps = max(1, args.steps // 20)
         results["python loop"] = timed(python_loop(variant, args.n, loop_steps), 2)
         results["VectorEnv, random bot on seat 1"] = timed(
@@ -147,10 +148,13 @@ def main() -> None:
         for key, (wall, cpu) in results.items():
             print(row.format(variant, key, f"{wall / 1e6:.3f}", f"{cpu / 1e6:.3f}"))
         one, two = results["VectorEnv threads=1"], results["VectorEnv threads=2"]
+        alone1 = results["env alone (first legal) threads=1"]
+        alone2 = results["env alone (first legal) threads=2"]
         loop = results["python loop"]
         raw, gym = results["VectorEnv, random bot on seat 1"], results["gymnasium vector, same"]
         print(
-            f"{variant}: 2 threads / 1 thread {two[0] / one[0]:.2f}x (wall); "
+            f"{variant}: 2 threads / 1 thread {two[0] / one[0]:.2f}x (wall), "
+            f"env alone {alone2[0] / alone1[0]:.2f}x; "
             f"VectorEnv / python loop {one[1] / loop[1]:.1f}x (CPU), "
             f"{one[0] / loop[0]:.1f}x (wall); "
             f"gymnasium overhead {raw[1] / gym[1]:.2f}x (CPU), {raw[0] / gym[0]:.2f}x (wall)"

@@ -273,7 +273,8 @@ impl<G: Observed> VectorEnv<G> {
         Ok(())
     }
 
-    /// Runs `f` on every env with its rows, on `threads` scoped threads.
+    /// Runs `f` on every env with its rows: in shards on the env's pool when
+    /// `threads > 1`, else on the calling thread.
     fn sharded<F>(&mut self, buf: Buffers<'_>, actions: Option<&[i64]>, f: F)
     where
         F: Fn(&mut Slot<G>, &mut Row<'_>, i64) + Sync,
