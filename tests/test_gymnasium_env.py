@@ -59,6 +59,11 @@ def test_episodes_with_the_mask(env_id: str, kwargs: dict[str, Any]) -> None:
         assert float(reward) == float(info["returns"][kwargs.get("seat", 0)])
 
 
+def test_make_with_the_module_prefix() -> None:
+    env = gymnasium.make("splendor.envs.gymnasium:splendor/Duel-v0", opponent="greedy")
+    assert env.unwrapped.variant == "duel"  # type: ignore[attr-defined]
+
+
 def test_reset_seeds() -> None:
     env = SplendorEnv("base")
     a, _ = env.reset(seed=5)
