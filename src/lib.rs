@@ -11,6 +11,7 @@
 //! engine itself never names PyO3.
 
 pub mod cardset;
+pub mod env;
 pub mod game;
 pub mod gems;
 pub mod nn;

@@ -22,6 +22,8 @@ __all__ = [
     "Outcome",
     "RandomBot",
     "SearchResult",
+    "VectorEnv",
+    "_observation_spec",
     "from_json",
     "match",
     "new_game",
@@ -1036,3 +1038,120 @@ def selfplay_games(
         ConfigError: A bad variant or setting.
         KeyboardInterrupt: Ctrl-C; every thread stops within about 50 ms.
     """
+
+# --- reinforcement learning (src/python/env.rs) ---
+
+def _observation_spec(variant: str, players: int = 2) -> list[tuple[str, int, float, bool]]:
+    """``(name, offset, scale, bounded)`` per feature; ``splendor.observation_spec`` wraps it."""
+
+@final
+class VectorEnv:
+    """``num_envs`` games of one variant stepped together in Rust, GIL released.
+
+    ``step`` and ``reset`` write into arrays the env owns and return those same
+    objects (no per-step copy): read or copy them before the next call. A game
+    that ends is replaced by the env's next game (its own seeded stream) within
+    the same step; that step's ``rewards``, ``terminated``, ``truncated``,
+    ``final_observation`` and ``episode_length`` describe the game that ended.
+    ``opponents`` gives one entry per seat: None for a seat the caller plays,
+    or a bot (``random``, ``greedy``, ``mcts:N``) that plays it inside the env.
+    The arrays depend only on the seed and the actions, whatever ``threads``.
+
+    Raises:
+        ConfigError: A bad variant, count, player count, bot or thread count.
+    """
+
+    def __new__(
+        cls,
+        variant: str,
+        num_envs: int,
+        *,
+        players: int = 2,
+        seed: int = 0,
+        turn_cap: int = 100,
+        opponents: Sequence[str | None] | None = None,
+        threads: int = 1,
+        normalize: bool = False,
+    ) -> VectorEnv: ...
+    def reset(
+        self, seed: int | None = None
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int32]]:
+        """Restarts every env (from ``seed``, else the last seed).
+
+        Returns ``(obs, mask, player)``.
+        """
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]:
+        """Plays one action id per env.
+
+        Returns ``(obs, mask, player, rewards, terminated, truncated)``.
+
+        Raises:
+            IllegalActionError: An action not legal in its env (the message names the env).
+            InvalidActionError: An id out of range, or actions that are not integers.
+            ConfigError: Not one action per env.
+        Nothing changes when it raises.
+        """
+
+    def state(self, i: int) -> Any:
+        """A copy of env ``i``'s current game as a state object."""
+
+    @property
+    def variant(self) -> str: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def observation_size(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+    @property
+    def normalize(self) -> bool: ...
+    @property
+    def opponents(self) -> list[str | None]: ...
+    @property
+    def observation(self) -> npt.NDArray[np.float32]:
+        """float32 ``[n, observation_size]``: observation of the player to move."""
+
+    @property
+    def action_mask(self) -> npt.NDArray[np.bool_]:
+        """bool ``[n, num_actions]``: legal actions of the player to move."""
+
+    @property
+    def current_player(self) -> npt.NDArray[np.int32]:
+        """int32 ``[n]``: the player to move."""
+
+    @property
+    def rewards(self) -> npt.NDArray[np.float32]:
+        """float32 ``[n, players]``: each seat's return in a game that ended in the last step."""
+
+    @property
+    def terminated(self) -> npt.NDArray[np.bool_]:
+        """bool ``[n]``: the game ended (not by the turn cap) in the last step."""
+
+    @property
+    def truncated(self) -> npt.NDArray[np.bool_]:
+        """bool ``[n]``: the game reached the turn cap in the last step."""
+
+    @property
+    def final_observation(self) -> npt.NDArray[np.float32]:
+        """float32 ``[n, observation_size]``: last observation of the ended games.
+
+        Seen by the seat that acted; rows of games that did not end are stale.
+        """
+
+    @property
+    def episode_length(self) -> npt.NDArray[np.int64]:
+        """int64 ``[n]``: decisions in the games that ended in the last step, else 0."""

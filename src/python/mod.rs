@@ -10,6 +10,7 @@
 //! `BaseState` stub; `mypy.stubtest` checks it).
 
 pub(crate) mod action;
+mod env;
 pub(crate) mod errors;
 mod games;
 mod marvel_data;
@@ -207,5 +208,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     search::register(m)?;
     m.add_function(wrap_pyfunction!(selfplay::selfplay_games, m)?)?;
     m.add_class::<network::PyNetwork>()?;
+    env::register(m)?;
     Ok(())
 }

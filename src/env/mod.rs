@@ -1,0 +1,9 @@
+//! Reinforcement-learning environments over any [`Game`](crate::Game): a
+//! batched, array-in/array-out environment and the observation spec that
+//! names every feature of a variant's observation.
+
+pub mod spec;
+pub mod vector;
+
+pub use spec::{Feature, ObservationSpec, Observed};
+pub use vector::{Buffers, EnvConfig, VectorEnv};

@@ -1,0 +1,473 @@
+//! `n` independent games of one variant stepped together, writing into
+//! caller-owned buffers (the Python binding hands NumPy arrays' memory).
+//!
+//! Autoreset is "same step": when a game ends during `step`, that step reports
+//! its rewards, `terminated`/`truncated` and the final observation, and the
+//! observation, mask and player written for that env are those of the next
+//! game, dealt from the env's own seed stream. Every env owns its seed stream
+//! and its bots, so the arrays depend only on the seed and the actions, never
+//! on how the envs are sharded over threads.
+
+use super::spec::Observed;
+use crate::game::{Action, ActionList, Config, Game, GameError, Player};
+use crate::rng::SplitMix64;
+use crate::search::{Bot, BotSpec};
+
+/// Words of a legal-action bitset (any variant's action space fits).
+const MASK_WORDS: usize = 8;
+
+/// Settings of a [`VectorEnv`].
+#[derive(Clone, Debug)]
+pub struct EnvConfig {
+    /// Number of games.
+    pub num_envs: usize,
+    /// Player count, base seed and turn cap of every game.
+    pub game: Config,
+    /// Per seat: `None` for a seat the caller plays, or the bot that plays it.
+    pub opponents: Vec<Option<BotSpec>>,
+    /// Threads that step shards of the envs (1 = the calling thread only).
+    pub threads: usize,
+    /// Write observations divided by the spec's scales.
+    pub normalize: bool,
+}
+
+/// The caller's arrays, row-major, one row per env.
+pub struct Buffers<'a> {
+    /// `[n, OBSERVATION_SIZE]`: observation of the player to move.
+    pub obs: &'a mut [f32],
+    /// `[n, NUM_ACTIONS]`: legal-action mask.
+    pub mask: &'a mut [bool],
+    /// `[n]`: the player to move.
+    pub player: &'a mut [i32],
+    /// `[n, players]`: each seat's return in a game that ended this step, else 0.
+    pub rewards: &'a mut [f32],
+    /// `[n]`: the game ended normally this step.
+    pub terminated: &'a mut [bool],
+    /// `[n]`: the game hit the turn cap this step.
+    pub truncated: &'a mut [bool],
+    /// `[n, OBSERVATION_SIZE]`: for an env that ended this step, the final
+    /// state seen by the seat that acted; other rows are left as they were.
+    pub final_obs: &'a mut [f32],
+    /// `[n]`: decisions by every seat in the game that ended this step (0 otherwise).
+    pub episode_length: &'a mut [i64],
+}
+
+/// One env's rows of the buffers.
+struct Row<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [bool],
+    player: &'a mut i32,
+    rewards: &'a mut [f32],
+    terminated: &'a mut bool,
+    truncated: &'a mut bool,
+    final_obs: &'a mut [f32],
+    episode_length: &'a mut i64,
+}
+
+struct Slot<G: Game> {
+    game: G,
+    /// Deals this env's games.
+    seeds: SplitMix64,
+    bots: Vec<Option<Box<dyn Bot<G>>>>,
+    game_config: Config,
+    list: ActionList,
+    legal: [u64; MASK_WORDS],
+    decisions: i64,
+}
+
+/// A batch of games of variant `G`.
+pub struct VectorEnv<G: Observed> {
+    slots: Vec<Slot<G>>,
+    config: EnvConfig,
+    inverse_scales: Option<Vec<f32>>,
+    /// Workers for `threads > 1`, kept for the env's life: spawning threads
+    /// on every step would cost as much as a shard's work.
+    pool: Option<rayon::ThreadPool>,
+}
+
+fn mix(seed: u64, index: u64) -> u64 {
+    let mut r = SplitMix64::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    r.next_u64()
+}
+
+impl<G: Observed> VectorEnv<G> {
+    /// Checks `config` and deals the first game of every env.
+    pub fn new(config: EnvConfig) -> Result<Self, GameError> {
+        let players = usize::from(config.game.num_players);
+        let spec = G::observation_spec(players)?;
+        G::new_game(&config.game)?;
+        if G::NUM_ACTIONS > 64 * MASK_WORDS {
+            return Err(GameError::Config("action space too large".into()));
+        }
+        if config.num_envs == 0 {
+            return Err(GameError::Config("num_envs must be at least 1".into()));
+        }
+        if config.threads == 0 || config.threads > 256 {
+            return Err(GameError::Config(format!(
+                "threads must be in 1..=256, got {}",
+                config.threads
+            )));
+        }
+        if config.opponents.len() != players {
+            return Err(GameError::Config(format!(
+                "opponents must name one entry per seat ({players}), got {}",
+                config.opponents.len()
+            )));
+        }
+        if config.opponents.iter().all(Option::is_some) {
+            return Err(GameError::Config(
+                "every seat is played by a bot: leave at least one seat (None) to the caller"
+                    .into(),
+            ));
+        }
+        let mut slots = Vec::with_capacity(config.num_envs);
+        for i in 0..config.num_envs {
+            slots.push(Self::slot(&config, i)?);
+        }
+        let inverse_scales = config.normalize.then(|| spec.inverse_scales());
+        let pool = if config.threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(config.threads)
+                    .thread_name(|i| format!("splendor-env-{i}"))
+                    .build()
+                    .map_err(|e| GameError::Config(format!("cannot start the env threads: {e}")))?,
+            )
+        } else {
+            None
+        };
+        Ok(Self {
+            slots,
+            config,
+            inverse_scales,
+            pool,
+        })
+    }
+
+    fn slot(config: &EnvConfig, i: usize) -> Result<Slot<G>, GameError> {
+        let mut seeds = SplitMix64::new(mix(config.game.seed, i as u64));
+        let mut bots = Vec::with_capacity(config.opponents.len());
+        for spec in &config.opponents {
+            bots.push(match spec {
+                None => None,
+                Some(s) => Some(s.build::<G>(seeds.next_u64())?),
+            });
+        }
+        let game = G::new_game(&Config {
+            seed: seeds.next_u64(),
+            ..config.game
+        })?;
+        Ok(Slot {
+            game,
+            seeds,
+            game_config: config.game,
+            list: ActionList::new(),
+            bots,
+            legal: [0; MASK_WORDS],
+            decisions: 0,
+        })
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &EnvConfig {
+        &self.config
+    }
+
+    /// Number of envs.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Always false: an env has at least one game.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// The current game of env `i`.
+    pub fn game(&self, i: usize) -> Option<&G> {
+        self.slots.get(i).map(|s| &s.game)
+    }
+
+    /// Restarts every env from `seed` (or the configured seed): the same
+    /// games, bots and streams as a new env; writes the first observations
+    /// (rewards, flags and lengths are cleared).
+    pub fn reset(&mut self, seed: Option<u64>, buf: Buffers<'_>) -> Result<(), GameError> {
+        self.check(&buf)?;
+        if let Some(s) = seed {
+            self.config.game.seed = s;
+        }
+        for i in 0..self.slots.len() {
+            self.slots[i] = Self::slot(&self.config, i)?;
+        }
+        // Taken out for the call so that `sharded` may borrow `self` mutably.
+        let scales = self.inverse_scales.take();
+        let inv = scales.as_deref();
+        self.sharded(buf, None, |slot, row, _| {
+            slot.next_live_game();
+            row.rewards.fill(0.0);
+            *row.terminated = false;
+            *row.truncated = false;
+            *row.episode_length = 0;
+            slot.write(row, inv);
+        });
+        self.inverse_scales = scales;
+        Ok(())
+    }
+
+    /// Plays `actions[i]` in env `i` (then the bots' seats until a caller's
+    /// seat is to move), resetting games that end. Illegal or out-of-range
+    /// actions are reported for the first such env and change nothing.
+    pub fn step(&mut self, actions: &[i64], buf: Buffers<'_>) -> Result<(), GameError> {
+        self.check(&buf)?;
+        if actions.len() != self.slots.len() {
+            return Err(GameError::Config(format!(
+                "expected {} actions (one per env), got {}",
+                self.slots.len(),
+                actions.len()
+            )));
+        }
+        for (i, (slot, &a)) in self.slots.iter().zip(actions).enumerate() {
+            if a < 0 || a >= G::NUM_ACTIONS as i64 {
+                return Err(GameError::InvalidAction(format!(
+                    "env {i}: action id {a} is out of range 0..{}",
+                    G::NUM_ACTIONS
+                )));
+            }
+            let a = a as usize;
+            if slot.legal[a / 64] >> (a % 64) & 1 == 0 {
+                return Err(GameError::IllegalAction(format!(
+                    "env {i}: `{}` (id {a}) is not legal now",
+                    G::action_text(Action(a as u16))
+                )));
+            }
+        }
+        let scales = self.inverse_scales.take();
+        let inv = scales.as_deref();
+        self.sharded(buf, Some(actions), |slot, row, a| {
+            slot.step(Action(a as u16), row, inv);
+        });
+        self.inverse_scales = scales;
+        Ok(())
+    }
+
+    fn check(&self, buf: &Buffers<'_>) -> Result<(), GameError> {
+        let n = self.slots.len();
+        let p = usize::from(self.config.game.num_players);
+        let sizes = [
+            ("obs", buf.obs.len(), n * G::OBSERVATION_SIZE),
+            ("mask", buf.mask.len(), n * G::NUM_ACTIONS),
+            ("player", buf.player.len(), n),
+            ("rewards", buf.rewards.len(), n * p),
+            ("terminated", buf.terminated.len(), n),
+            ("truncated", buf.truncated.len(), n),
+            ("final_obs", buf.final_obs.len(), n * G::OBSERVATION_SIZE),
+            ("episode_length", buf.episode_length.len(), n),
+        ];
+        for (name, got, want) in sizes {
+            if got != want {
+                return Err(GameError::Config(format!(
+                    "buffer {name} has {got} elements, expected {want}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `f` on every env with its rows: in shards on the env's pool when
+    /// `threads > 1`, else on the calling thread.
+    fn sharded<F>(&mut self, buf: Buffers<'_>, actions: Option<&[i64]>, f: F)
+    where
+        F: Fn(&mut Slot<G>, &mut Row<'_>, i64) + Sync,
+    {
+        let n = self.slots.len();
+        let threads = self.config.threads.min(n).max(1);
+        let chunk = n.div_ceil(threads);
+        let o = G::OBSERVATION_SIZE;
+        let m = G::NUM_ACTIONS;
+        let p = usize::from(self.config.game.num_players);
+        let run = |slots: &mut [Slot<G>], b: Buffers<'_>, start: usize| {
+            let rows = slots
+                .iter_mut()
+                .zip(b.obs.chunks_mut(o))
+                .zip(b.mask.chunks_mut(m))
+                .zip(b.player.iter_mut())
+                .zip(b.rewards.chunks_mut(p))
+                .zip(b.terminated.iter_mut())
+                .zip(b.truncated.iter_mut())
+                .zip(b.final_obs.chunks_mut(o))
+                .zip(b.episode_length.iter_mut());
+            for (k, row) in rows.enumerate() {
+                let (((((((slot, obs), mask), player), rewards), terminated), truncated), fin) =
+                    row.0;
+                let mut r = Row {
+                    obs,
+                    mask,
+                    player,
+                    rewards,
+                    terminated,
+                    truncated,
+                    final_obs: fin,
+                    episode_length: row.1,
+                };
+                f(slot, &mut r, actions.map_or(0, |a| a[start + k]));
+            }
+        };
+        let Some(pool) = self.pool.as_ref().filter(|_| threads > 1) else {
+            run(&mut self.slots, buf, 0);
+            return;
+        };
+        let Buffers {
+            obs,
+            mask,
+            player,
+            rewards,
+            terminated,
+            truncated,
+            final_obs,
+            episode_length,
+        } = buf;
+        let shards = self
+            .slots
+            .chunks_mut(chunk)
+            .zip(obs.chunks_mut(chunk * o))
+            .zip(mask.chunks_mut(chunk * m))
+            .zip(player.chunks_mut(chunk))
+            .zip(rewards.chunks_mut(chunk * p))
+            .zip(terminated.chunks_mut(chunk))
+            .zip(truncated.chunks_mut(chunk))
+            .zip(final_obs.chunks_mut(chunk * o))
+            .zip(episode_length.chunks_mut(chunk));
+        let shards: Vec<_> = shards
+            .map(|shard| {
+                let (((((((slots, obs), mask), player), rewards), terminated), truncated), fin) =
+                    shard.0;
+                let b = Buffers {
+                    obs,
+                    mask,
+                    player,
+                    rewards,
+                    terminated,
+                    truncated,
+                    final_obs: fin,
+                    episode_length: shard.1,
+                };
+                (slots, b)
+            })
+            .collect();
+        let run = &run;
+        pool.scope(|scope| {
+            let mut shards = shards.into_iter().enumerate();
+            let first = shards.next();
+            for (k, (slots, b)) in shards {
+                scope.spawn(move |_| run(slots, b, k * chunk));
+            }
+            // The worker running this scope steps the first shard itself.
+            if let Some((_, (slots, b))) = first {
+                run(slots, b, 0);
+            }
+        });
+    }
+}
+
+impl<G: Observed> Slot<G> {
+    /// Deals the env's next game; false if dealing failed (it cannot: the
+    /// config was checked by dealing the first game).
+    fn new_game(&mut self) -> bool {
+        let config = Config {
+            seed: self.seeds.next_u64(),
+            ..self.game_config
+        };
+        match G::new_game(&config) {
+            Ok(g) => {
+                self.game = g;
+                self.decisions = 0;
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Deals games until one is live with a caller's seat to move.
+    fn next_live_game(&mut self) {
+        self.advance_bots();
+        while self.game.is_terminal() && self.new_game() {
+            self.advance_bots();
+        }
+    }
+
+    /// Lets the bots play until a caller's seat is to move or the game ends.
+    fn advance_bots(&mut self) {
+        while let Some(p) = self.game.current_player() {
+            let Some(bot) = self.bots[usize::from(p)].as_mut() else {
+                return;
+            };
+            let a = match bot.act(&self.game) {
+                Ok(a) => a,
+                // A live state always has a legal action (the Game contract),
+                // so a bot cannot fail here; play the first one regardless
+                // rather than leave the env stuck.
+                Err(_) => {
+                    let mut legal = ActionList::new();
+                    self.game.legal_actions(&mut legal);
+                    match legal.as_slice().first() {
+                        Some(&a) => a,
+                        None => return,
+                    }
+                }
+            };
+            self.game.apply_unchecked(a);
+            self.decisions += 1;
+        }
+    }
+
+    fn step(&mut self, a: Action, row: &mut Row<'_>, inv: Option<&[f32]>) {
+        let mover: Player = self.game.current_player().unwrap_or(0);
+        self.game.apply_unchecked(a);
+        self.decisions += 1;
+        self.advance_bots();
+        match self.game.outcome() {
+            Some(outcome) if self.game.is_terminal() => {
+                let returns = outcome.returns();
+                row.rewards.copy_from_slice(&returns[..row.rewards.len()]);
+                *row.terminated = !outcome.truncated();
+                *row.truncated = outcome.truncated();
+                *row.episode_length = self.decisions;
+                self.game.observation(mover, row.final_obs);
+                scale(row.final_obs, inv);
+                self.new_game();
+                self.next_live_game();
+            }
+            _ => {
+                row.rewards.fill(0.0);
+                *row.terminated = false;
+                *row.truncated = false;
+                *row.episode_length = 0;
+            }
+        }
+        self.write(row, inv);
+    }
+
+    /// Writes the current observation, mask and player into `row`.
+    fn write(&mut self, row: &mut Row<'_>, inv: Option<&[f32]>) {
+        let p = self.game.current_player().unwrap_or(0);
+        *row.player = i32::from(p);
+        self.game.observation(p, row.obs);
+        scale(row.obs, inv);
+        self.game.legal_actions(&mut self.list);
+        row.mask.fill(false);
+        self.legal = [0; MASK_WORDS];
+        for &a in self.list.as_slice() {
+            let i = a.index();
+            row.mask[i] = true;
+            self.legal[i / 64] |= 1 << (i % 64);
+        }
+    }
+}
+
+fn scale(obs: &mut [f32], inv: Option<&[f32]>) {
+    if let Some(inv) = inv {
+        for (x, s) in obs.iter_mut().zip(inv) {
+            *x *= s;
+        }
+    }
+}
