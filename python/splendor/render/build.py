@@ -190,8 +190,9 @@ def _build_base(obj: Mapping[str, Any], result: Result | None) -> Board:
         bank=tables.counts("wugrky", obj["bank"], nonzero=False),
         rows=rows,
         tiles=tuple(tables.base_noble(int(x)) for x in obj["nobles"]),
-        tiles_title="nobles (3 points; one visits you at the end of your turn when your bonuses"
-        " meet its needs)",
+        tiles_title="nobles",
+        tiles_note="3 points; one visits you at the end of your turn when your bonuses meet"
+        " its needs",
         seats=tuple(seats),
         pending=pending,
         result=_result(obj, result),
@@ -301,7 +302,8 @@ def _build_duel(obj: Mapping[str, Any], result: Result | None) -> Board:
         bank=(),
         rows=tuple(rows),
         tiles=tuple(tables.duel_royal(int(r)) for r in obj["royals"]),
-        tiles_title="royals (one when your crowns reach 3, another at 6)",
+        tiles_title="royals",
+        tiles_note="take one when your crowns reach 3, another at 6",
         seats=tuple(seats),
         grid=grid,
         bag=tables.counts("wugrkpy", obj["bag"], nonzero=False),
@@ -374,10 +376,10 @@ def _duel_task(obj: Mapping[str, Any], pending: Slot | None, mover: Seat | None)
 
 
 def _build_marvel(obj: Mapping[str, Any], result: Result | None) -> Board:
-    data = tables.marvel_set(obj["card_set"])
+    faces = tables.marvel_set(obj["card_set"])
 
     def face(card_id: int) -> Card:
-        return tables.marvel_card(data, card_id)
+        return faces.cards[card_id]
 
     n = int(obj["num_players"])
     viewer = obj["viewer"]
@@ -387,7 +389,7 @@ def _build_marvel(obj: Mapping[str, Any], result: Result | None) -> Board:
     seats = []
     for i, p in enumerate(obj["players"]):
         cards = [face(int(c)) for c in p["cards"]]
-        locations = tuple(tables.marvel_location(data, int(x)) for x in p["locations"])
+        locations = tuple(faces.locations[int(x)] for x in p["locations"])
         bonuses = _bonuses(cards, letters)
         tile = 3 if holder == i else 0
         points = sum(c.points for c in cards) + sum(t.points for t in locations) + tile
@@ -433,9 +435,9 @@ def _build_marvel(obj: Mapping[str, Any], result: Result | None) -> Board:
         kinds=tables.MARVEL_KINDS,
         bank=tables.counts("pbroyst", obj["bank"], nonzero=False),
         rows=rows,
-        tiles=tuple(tables.marvel_location(data, int(x)) for x in obj["locations"]),
-        tiles_title="locations (one comes to you at the end of your turn when your bonuses"
-        " meet its needs)",
+        tiles=tuple(faces.locations[int(x)] for x in obj["locations"]),
+        tiles_title="locations",
+        tiles_note="one comes to you at the end of your turn when your bonuses meet its needs",
         seats=tuple(seats),
         pending=pending,
         supply=(
