@@ -22,7 +22,7 @@ CASES = [("base", 2), ("base", 3), ("base", 4), ("duel", 2), ("marvel", 2), ("ma
 NOT_EXPLAINED = "it is not legal in this position"
 
 
-def refusal(state: Any, action: int) -> str:
+def refusal(state: Any, action: int | str) -> str:
     before = state.to_json()
     with pytest.raises(IllegalActionError) as info:
         state.apply(action)

@@ -87,9 +87,9 @@ def leaks(text: str, state: Any, viewer: int, board: render.Board) -> list[str]:
         if face in text and face not in visible_faces and face_pattern(face).search(text):
             found.append(face)
         name = card.name
-        if name and name in text and not any(name in v for v in visible_names):
-            if name_pattern(name).search(text):
-                found.append(name)
+        shown = name and name in text and name_pattern(name).search(text)
+        if shown and not any(name in v for v in visible_names):
+            found.append(name)
     return found
 
 
@@ -135,7 +135,7 @@ def test_a_spectator_board_shows_the_blind_reserves(variant: str, players: int) 
                 continue
             board = render.board_of(state, None)
             text = render.render_text(board)
-            assert board.viewer is None and "spectator" in text or state.is_terminal()
+            assert (board.viewer is None and "spectator" in text) or state.is_terminal()
             for card_id in blind:
                 assert card_id in {c.id for c in board.visible_cards()}
                 face = render.card_face(
@@ -262,3 +262,12 @@ def test_a_view_is_the_only_input() -> None:
     assert render.build_board(json.loads(view)) == render.board_of(state, 1)
     with pytest.raises(splendor.InvalidStateError, match="not a state's JSON view"):
         render.build_board('{"variant": "base"}')
+
+
+def test_the_module_examples_run() -> None:
+    import doctest
+
+    import splendor.render
+
+    result = doctest.testmod(splendor.render)
+    assert result.attempted >= 3 and result.failed == 0

@@ -48,6 +48,8 @@ def int_in(lo: int, hi: int) -> Callable[[str], int]:
         return value
 
     parse.__name__ = f"integer in {lo}..{hi}"
+    parse.lo = lo  # type: ignore[attr-defined]
+    parse.hi = hi  # type: ignore[attr-defined]
     return parse
 
 
@@ -329,8 +331,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``splendor`` command."""
-    args = build_parser().parse_args(argv)
+    """Entry point of the ``splendor`` command; returns the exit status.
+
+    0 on success; 2 for a bad argument (one line on stderr, as argparse's
+    own errors); 1 when the operating system refuses (a file it cannot write).
+    """
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help, --version or a bad argument: already printed
+        return exc.code if isinstance(exc.code, int) else 2
     try:
         code: int = args.func(args)
     except SplendorError as exc:

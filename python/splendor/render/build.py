@@ -20,12 +20,10 @@ from splendor.render.model import (
     Board,
     Card,
     CardRow,
-    Count,
     Result,
     Seat,
     Slot,
     Stat,
-    Tile,
     TokenKind,
 )
 
@@ -201,8 +199,8 @@ def _build_base(obj: Mapping[str, Any], result: Result | None) -> Board:
             (
                 "cards: 2.3 = level 2 slot 3 (`buy 2.3`), R1 = your reserved card 1"
                 " (`buy reserved 1`)",
-                "a card: bonus colour (capital), points (pt), cost; a bonus pays one token of"
-                " its colour, for good",
+                "a card: bonus colour (capital), points (pt), cost; each bonus pays 1 token of"
+                " its colour",
             ),
         ),
     )
@@ -329,8 +327,8 @@ def _build_duel(obj: Mapping[str, Any], result: Result | None) -> Board:
 def _duel_pending(
     obj: Mapping[str, Any], rows: tuple[CardRow, ...], mover: Seat | None
 ) -> Slot | None:
-    buy = obj["pending_buy"]
-    if buy is not None:
+    if obj["pending_buy"] is not None:
+        buy = int(obj["pending_buy"])
         if buy < DUEL_BUY_RESERVED:
             k = buy - DUEL_BUY
             level = next(lv for lv in (3, 2, 1) if k >= DUEL_SLOT_OFFSET[lv - 1])
