@@ -342,7 +342,7 @@ def _duel_pending(
     if card is None:
         return None
     face = tables.duel_card(int(card))
-    return Slot("bought", face.level, face)
+    return Slot("", face.level, face)  # in the tableau now: no label to type
 
 
 def _duel_task(obj: Mapping[str, Any], pending: Slot | None, mover: Seat | None) -> str:

@@ -214,7 +214,8 @@ def render_text(
         out.append(f"{board.tiles_title}: none left")
     out += _rows(board.rows, board.variant)
     if board.pending is not None and board.result is None:
-        out.append(f"now resolving: {slot_text(board.pending, variant=board.variant)}")
+        doing = "paying for" if board.phase == "pay" else "just bought"
+        out.append(f"{doing}: {slot_text(board.pending, variant=board.variant)}")
     out.append("")
     for seat in board.seats:
         out += _seat(board, seat, names)
