@@ -409,7 +409,7 @@ def _build_marvel(obj: Mapping[str, Any], result: Result | None) -> Board:
                     Stat("colours", "colours", colours, 5),
                     Stat("green", "green token", green, 1),
                     Stat("icons", "Avengers icons", sum(c.avengers for c in cards)),
-                    *((Stat("avengers", "holds the Avengers tile", 1),) if holder == i else ()),
+                    Stat("avengers", "holds the Avengers tile", int(holder == i), flag=True),
                 ),
             )
         )
