@@ -12,6 +12,7 @@
 
 pub mod cardset;
 pub mod env;
+pub mod explain;
 pub mod game;
 pub mod gems;
 pub mod nn;

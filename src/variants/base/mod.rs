@@ -3,12 +3,13 @@
 //! [`BaseState`] is a 288-byte `Copy` value; the modules split the concept:
 //! card tables (`cards`), the action space (`actions`), the packed state
 //! (`state`), the rules (`rules`), what a player sees (`observe`), the
-//! evaluation (`eval`), JSON (`json` loads, `json_write` writes) and the text
-//! picture (`render`).
+//! evaluation (`eval`), JSON (`json` loads, `json_write` writes), the text
+//! picture (`render`) and why an action is illegal (`explain`).
 
 pub mod actions;
 pub mod cards;
 mod eval;
+mod explain;
 mod json;
 mod json_write;
 pub mod observe;
@@ -64,8 +65,9 @@ impl Game for BaseState {
         }
         if !self.is_legal(a.0) {
             return Err(GameError::IllegalAction(format!(
-                "`{}` is not legal now",
-                actions::action_text(a)
+                "`{}` is not legal now: {}",
+                actions::action_text(a),
+                self.explain(a)
             )));
         }
         self.apply_action(a);
@@ -74,6 +76,9 @@ impl Game for BaseState {
     #[inline]
     fn apply_unchecked(&mut self, a: Action) {
         self.apply_action(a);
+    }
+    fn explain_illegal(&self, a: Action) -> String {
+        self.explain(a)
     }
     fn outcome(&self) -> Option<Outcome> {
         self.outcome_now()
