@@ -197,6 +197,11 @@ def test_bad_network_files_give_clear_errors(tmp_path: Path) -> None:
             tmp_path / "d.st",
             tensors={"input.scale": tensors["input.scale"].astype(np.float64)},
         ),
+        "tensor trunk.0.bias holds NaN": _rewrite(
+            good,
+            tmp_path / "nan.st",
+            tensors={"trunk.0.bias": np.full_like(tensors["trunk.0.bias"], np.nan)},
+        ),
     }
     for message, path in cases.items():
         with pytest.raises(NetworkFileError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -194,7 +194,8 @@ def read_network_file(
 
     Raises:
         NetworkFileError: Unreadable file, missing or bad metadata, a missing,
-            extra or wrongly shaped tensor, a non-float32 tensor.
+            extra or wrongly shaped tensor, a non-float32 tensor, a NaN or
+            infinite weight.
     """
     name = os.fspath(path)
     try:
@@ -221,6 +222,8 @@ def read_network_file(
             raise NetworkFileError(
                 f"{name}: tensor {key} has shape {tuple(array.shape)}, expected {want}"
             )
+        if not np.isfinite(array).all():
+            raise NetworkFileError(f"{name}: tensor {key} holds NaN or infinite values")
     return shape, metadata, tensors
 
 
