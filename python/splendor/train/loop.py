@@ -74,7 +74,7 @@ class TrainConfig:
     """Extra keyword arguments for ``splendor.selfplay`` (exploration settings, ...)."""
     data: tuple[str, ...] = ()
     """Existing self-play run directories, always in the replay pool (oldest first)."""
-    window: int = 500_000
+    window: int = 300_000
     """The replay window: train on the most recent this many samples."""
     # --- training ---
     steps_per_iteration: int = 1000
