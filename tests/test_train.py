@@ -547,3 +547,84 @@ def test_import_splendor_does_not_import_torch() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+class FakeMatch:
+    """Stands in for ``splendor.match``: scripted win rates for the first bot, calls recorded."""
+
+    def __init__(self, rates: list[tuple[float, float]]) -> None:
+        self.rates = rates
+        self.calls: list[tuple[list[str], dict[str, Any]]] = []
+
+    def __call__(self, bots: list[str], **kwargs: Any) -> Any:
+        self.calls.append((list(bots), kwargs))
+        gates = sum(1 for b, _ in self.calls if b[1].startswith("net:"))
+        rate, low = self.rates[gates - 1] if bots[1].startswith("net:") else (0.9, 0.8)
+        games = kwargs["games"]
+        row = {
+            "games": games,
+            "wins": rate * games,
+            "win_rate": rate,
+            "ci_low": low,
+            "ci_high": 1.0,
+        }
+        return type("Result", (), {"bots": [row, {**row, "win_rate": 1 - rate}]})()
+
+
+def test_loop_generates_with_the_best_network_and_gates_candidates(
+    run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Generation gets no network first, then the best; the gate's rule decides what is best."""
+    generated: list[tuple[Path, dict[str, Any]]] = []
+
+    def fake_selfplay(out: Path, **kwargs: Any) -> None:
+        generated.append((out, kwargs))
+        write_run(out, games=2, seed=kwargs["seed"] % 1000)
+
+    # Iteration 1: 60% but the interval reaches below 0.5 -> rejected; iteration 2: 58% with
+    # the interval above 0.5 -> accepted; iteration 3: 54%, under the threshold -> rejected.
+    gate = FakeMatch([(0.60, 0.49), (0.58, 0.51), (0.54, 0.52)])
+    monkeypatch.setattr(loop, "run_selfplay", fake_selfplay)
+    monkeypatch.setattr(loop.splendor, "match", gate)
+    config = tiny_config(
+        run_dir,
+        generate=True,
+        data=(),
+        iterations=4,
+        games_per_iteration=2,
+        gate_games=10,
+        gate_search_iterations=7,
+        selfplay_search_iterations=9,
+        eval_every=2,
+        eval_games=4,
+        eval_search_iterations=5,
+        eval_opponents=("greedy",),
+    )
+    out = tmp_path / "run"
+    loop.train(config, out, progress=False)
+    assert [kwargs["network"] for _, kwargs in generated] == [None] + [
+        str(out / "best.safetensors")
+    ] * 3
+    assert [p for p, _ in generated] == [out / "selfplay" / f"gen-{i:04d}" for i in range(4)]
+    assert {kwargs["iterations"] for _, kwargs in generated} == {9}
+    assert len({kwargs["seed"] for _, kwargs in generated}) == 4
+    gate_calls = [bots for bots, _ in gate.calls if bots[1].startswith("net:")]
+    assert gate_calls == [
+        [
+            f"net:7@{out / 'nets' / f'candidate-{i:04d}.safetensors'}",
+            f"net:7@{out / 'best.safetensors'}",
+        ]
+        for i in (1, 2, 3)
+    ]
+    eval_calls = [bots for bots, _ in gate.calls if bots[1] == "greedy"]
+    assert eval_calls == [[f"net:5@{out / 'best.safetensors'}", "greedy"]] * 2  # iterations 1, 3
+    records = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    iterations = [r for r in records if r["kind"] == "iteration"]
+    assert [r["accepted"] for r in iterations] == [True, False, True, False]
+    assert ["strength" in r for r in iterations] == [False, True, False, True]
+    assert iterations[3]["strength"]["greedy"]["win_rate"] == 0.9
+    assert [r["gate"]["win_rate"] for r in iterations[1:]] == [0.60, 0.58, 0.54]
+    best = (out / "best.safetensors").read_bytes()
+    assert best == (out / "nets" / "candidate-0002.safetensors").read_bytes()
+    # Later generations train on every generation so far.
+    assert iterations[3]["samples"] > iterations[0]["samples"]

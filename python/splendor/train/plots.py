@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 PLOT_FILES = ("loss.png", "gate.png", "strength.png")
 """The files :func:`plot_metrics` writes."""
@@ -59,8 +60,8 @@ def _gate_figure(records: list[dict[str, Any]]) -> Figure:
     gates = [r for r in records if r.get("kind") == "iteration" and r.get("gate")]
     xs = [r["iteration"] for r in gates]
     rates = [r["gate"]["win_rate"] for r in gates]
-    low = [r["gate"]["win_rate"] - r["gate"]["ci_low"] for r in gates]
-    high = [r["gate"]["ci_high"] - r["gate"]["win_rate"] for r in gates]
+    low = [max(0.0, r["gate"]["win_rate"] - r["gate"]["ci_low"]) for r in gates]
+    high = [max(0.0, r["gate"]["ci_high"] - r["gate"]["win_rate"]) for r in gates]
     ax.errorbar(xs, rates, yerr=[low, high], fmt="o", capsize=3, label="candidate vs best")
     accepted = [r for r in gates if r["gate"]["accepted"]]
     ax.plot(
@@ -74,6 +75,7 @@ def _gate_figure(records: list[dict[str, Any]]) -> Figure:
         ax.axhline(gates[-1]["gate"]["threshold"], color="grey", linestyle="--", label="threshold")
     ax.axhline(0.5, color="black", linewidth=0.5)
     ax.set_ylim(0, 1)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title("gate: win rate with Wilson 95% interval")
     ax.set_xlabel("iteration")
     ax.grid(alpha=0.3)
@@ -94,8 +96,8 @@ def _strength_figure(records: list[dict[str, Any]]) -> Figure:
             [i for i, _ in points],
             [p["win_rate"] for _, p in points],
             yerr=[
-                [p["win_rate"] - p["ci_low"] for _, p in points],
-                [p["ci_high"] - p["win_rate"] for _, p in points],
+                [max(0.0, p["win_rate"] - p["ci_low"]) for _, p in points],
+                [max(0.0, p["ci_high"] - p["win_rate"]) for _, p in points],
             ],
             fmt="o-",
             capsize=3,
@@ -103,6 +105,7 @@ def _strength_figure(records: list[dict[str, Any]]) -> Figure:
         )
     ax.axhline(0.5, color="black", linewidth=0.5)
     ax.set_ylim(0, 1)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title("best network vs fixed opponents (Wilson 95%)")
     ax.set_xlabel("iteration")
     ax.grid(alpha=0.3)
