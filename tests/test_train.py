@@ -585,7 +585,7 @@ def test_loop_generates_with_the_best_network_and_gates_candidates(
     # the interval above 0.5 -> accepted; iteration 3: 54%, under the threshold -> rejected.
     gate = FakeMatch([(0.60, 0.49), (0.58, 0.51), (0.54, 0.52)])
     monkeypatch.setattr(loop, "run_selfplay", fake_selfplay)
-    monkeypatch.setattr(loop.splendor, "match", gate)
+    monkeypatch.setattr(splendor, "match", gate)
     config = tiny_config(
         run_dir,
         generate=True,
