@@ -74,6 +74,7 @@ def write_run(
             returns=np.stack([r for p in parts for r in p["returns"]]).astype(np.float32),
             game=np.asarray(game, dtype=np.int64),
             ply=np.asarray([x for p in parts for x in p["ply"]], dtype=np.int32),
+            player=np.asarray([x for p in parts for x in p["mover"]], dtype=np.int8),
             game_ids=np.asarray(ids, dtype=np.int64),
             game_seeds=np.asarray(seeds, dtype=np.uint64),
         )

@@ -332,6 +332,8 @@ def _corrupt(run_dir: Path, tmp_path: Path, **changes: Any) -> Path:
         ({"returns": lambda r: r * 0.5}, "returns sum to 0.5"),
         ({"game": lambda g: g + 100}, "not among the shard's 'game_ids'"),
         ({"game_seeds": lambda s: s[:1]}, "'game_ids' and 'game_seeds'"),
+        ({"player": lambda s: s.astype(np.int64)}, "'player' must be int8"),
+        ({"player": lambda s: s + 2}, "'player' holds a seat outside 0..1"),
         ({"obs": lambda x: np.where(x == x.max(), np.nan, x).astype(np.float32)}, "NaN"),
     ],
 )

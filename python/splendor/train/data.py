@@ -124,6 +124,11 @@ def _check_shard(
                 f"{path}: array '{key}' is {arrays[key].dtype}, expected {np.dtype(dtype)}"
             )
     n = arrays["obs"].shape[0]
+    if "player" in arrays:
+        if arrays["player"].dtype != np.int8 or arrays["player"].shape != (n,):
+            raise ShardError(f"{path}: array 'player' must be int8 of shape ({n},)")
+        if n and (arrays["player"].min() < 0 or arrays["player"].max() >= players):
+            raise ShardError(f"{path}: array 'player' holds a seat outside 0..{players - 1}")
     want = {
         "obs": (n, obs_size),
         "mask": (n, num_actions),

@@ -605,15 +605,17 @@ class Trainer:
         return self.best_path
 
 
-def run_selfplay(out: Path, **kwargs: Any) -> None:
-    """Plays self-play games into ``out`` with ``splendor.selfplay``."""
+def run_selfplay(out: Path, *, variant: str, network: str | None, **kwargs: Any) -> None:
+    """Plays self-play games into ``out`` with ``splendor.selfplay`` (resuming a partial run)."""
     selfplay = getattr(splendor, "selfplay", None)
     if selfplay is None:
         raise ConfigError(
             "this build of splendor has no selfplay generator; train from existing shards "
             "(--data DIR --no-generate)"
         )
-    selfplay(str(out), **kwargs)
+    if network is not None:
+        kwargs["network"] = network
+    selfplay(variant, str(out), **kwargs)
 
 
 def train(config: TrainConfig, run_dir: str | os.PathLike[str], *, progress: bool = True) -> Path:
