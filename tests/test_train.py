@@ -517,6 +517,10 @@ def test_cli_trains_from_existing_shards(
         "--seed",
         "4",
         "--quiet",
+        "--selfplay-option",
+        "temperature_moves=12",
+        "--selfplay-option",
+        "prior_temperature=null",
     ]
     assert cli.main(args) == 0
     assert capsys.readouterr().out.strip() == str(out / "best.safetensors")
@@ -524,6 +528,12 @@ def test_cli_trains_from_existing_shards(
     assert shape.hidden == (8,)
     assert json.loads((out / "run.json").read_text())["settings"]["seed"] == 4
     assert cli.main(["train", "--resume", str(out), "--quiet"]) == 0  # already finished: no-op
+    assert json.loads((out / "run.json").read_text())["settings"]["selfplay_options"] == {
+        "temperature_moves": 12,
+        "prior_temperature": None,
+    }
+    assert cli.main([*args[:1], str(tmp_path / "z"), *args[2:], "--selfplay-option", "x"]) == 2
+    assert "expected KEY=VALUE" in capsys.readouterr().err
     assert cli.main(["train"]) == 2
     assert "give RUN_DIR" in capsys.readouterr().err
     assert (
@@ -540,6 +550,7 @@ def test_cli_trains_from_existing_shards(
         == 2
     )
     assert "not a directory" in capsys.readouterr().err
+    assert not (tmp_path / "y").exists()
 
 
 def test_import_splendor_does_not_import_torch() -> None:

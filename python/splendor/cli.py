@@ -273,6 +273,13 @@ def _add_train(sub: Any) -> None:
     p.add_argument("--no-generate", action="store_true", help="no self-play: train on --data only")
     p.add_argument("--games", type=int, default=200, help="self-play games per iteration")
     p.add_argument("--selfplay-search", type=int, default=400, help="search iterations per move")
+    p.add_argument(
+        "--selfplay-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="another splendor.selfplay setting, VALUE in JSON (e.g. temperature_moves=20)",
+    )
     p.add_argument("--window", type=int, default=300_000, help="replay window in samples")
     p.add_argument("--steps", type=int, default=1000, help="training steps per iteration")
     p.add_argument("--batch-size", type=int, default=256)

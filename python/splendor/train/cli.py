@@ -3,10 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import json
+from typing import Any
 
 from splendor.arena import parse_bots
 from splendor.errors import ConfigError
 from splendor.train.loop import TrainConfig, data_dirs, parse_hidden, resume, train
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``["temperature_moves=20", "prior_temperature=null"]`` -> keyword arguments."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"bad option {item!r}: expected KEY=VALUE")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            raise ConfigError(
+                f"bad option {item!r}: VALUE must be JSON (a number, null, ...)"
+            ) from None
+    return options
 
 
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
@@ -20,6 +38,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         generate=not args.no_generate,
         games_per_iteration=args.games,
         selfplay_search_iterations=args.selfplay_search,
+        selfplay_options=parse_options(args.selfplay_option),
         data=data_dirs(args.data),
         window=args.window,
         steps_per_iteration=args.steps,

@@ -42,6 +42,7 @@ from splendor.train.data import (
     batches,
     input_normalization,
     load_runs,
+    read_run_info,
     split_by_game,
     variant_sizes,
 )
@@ -626,8 +627,11 @@ def train(config: TrainConfig, run_dir: str | os.PathLike[str], *, progress: boo
 
     Raises:
         ConfigError: Bad settings, or ``run_dir`` already holds a run.
+        ShardError: A ``data`` directory is not a self-play run directory.
     """
     config.validate()
+    for data in config.data:
+        read_run_info(data)  # a missing or foreign directory fails before the run starts
     path = Path(run_dir)
     if (path / "run.json").exists():
         raise ConfigError(f"{path} already holds a run; continue it with resume({str(path)!r})")
