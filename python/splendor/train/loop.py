@@ -464,6 +464,8 @@ class Trainer:
             leave=False,
         )
         window = LossTotals()
+        started = time.monotonic()
+        first_step = self.iteration_step
         while self.iteration_step < config.steps_per_iteration:
             p, v = train_step(self.model, self.optimizer, train_set.subset(sampler.next_rows()))
             self.totals.add(p, v)
@@ -488,6 +490,8 @@ class Trainer:
                 self.sampler_state = sampler.state_dict()
                 self.save_checkpoint()
         bar.close()
+        steps_done = self.iteration_step - first_step
+        seconds = time.monotonic() - started
         mean_p, mean_v = self.totals.means()
         val_p, val_v = evaluate_losses(self.model, validation_set)
         self.pending.update(
@@ -500,6 +504,8 @@ class Trainer:
                 "validation_policy_loss": val_p,
                 "validation_value_loss": val_v,
                 "step": self.step,
+                "train_seconds_per_step": seconds / steps_done if steps_done else None,
+                "parameters": self.model.parameter_count(),
             }
         )
         candidate = self.candidate_path(self.iteration)
