@@ -615,22 +615,25 @@ def test_loop_generates_with_the_best_network_and_gates_candidates(
     )
     out = tmp_path / "run"
     loop.train(config, out, progress=False)
-    assert [kwargs["network"] for _, kwargs in generated] == [None] + [
-        str(out / "best.safetensors")
-    ] * 3
+    candidate = [str(out / "nets" / f"candidate-{i:04d}.safetensors") for i in range(4)]
+    # The best is candidate 0, then candidate 2 from iteration 3 on.
+    assert [kwargs["network"] for _, kwargs in generated] == [
+        None,
+        *candidate[0:1] * 2,
+        candidate[2],
+    ]
     assert [p for p, _ in generated] == [out / "selfplay" / f"gen-{i:04d}" for i in range(4)]
     assert {kwargs["iterations"] for _, kwargs in generated} == {9}
     assert len({kwargs["seed"] for _, kwargs in generated}) == 4
     gate_calls = [bots for bots, _ in gate.calls if bots[1].startswith("net:")]
     assert gate_calls == [
-        [
-            f"net:7@{out / 'nets' / f'candidate-{i:04d}.safetensors'}",
-            f"net:7@{out / 'best.safetensors'}",
-        ]
-        for i in (1, 2, 3)
+        [f"net:7@{candidate[1]}", f"net:7@{candidate[0]}"],
+        [f"net:7@{candidate[2]}", f"net:7@{candidate[0]}"],
+        [f"net:7@{candidate[3]}", f"net:7@{candidate[2]}"],
     ]
     eval_calls = [bots for bots, _ in gate.calls if bots[1] == "greedy"]
-    assert eval_calls == [[f"net:5@{out / 'best.safetensors'}", "greedy"]] * 2  # iterations 1, 3
+    # Evaluated at iterations 1 and 3.
+    assert eval_calls == [[f"net:5@{candidate[0]}", "greedy"], [f"net:5@{candidate[2]}", "greedy"]]
     records = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     iterations = [r for r in records if r["kind"] == "iteration"]
     assert [r["accepted"] for r in iterations] == [True, False, True, False]

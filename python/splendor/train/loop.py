@@ -319,7 +319,11 @@ class Trainer:
         """Training steps done in the current iteration."""
         self.normalized = False
         self.best: str | None = None
-        """File name (in the run directory) of the current best network."""
+        """The current best network: its candidate file, relative to the run directory.
+
+        Self-play, gate and evaluation name that file, never the ``best.safetensors``
+        copy, which later candidates overwrite: a generation's ``run.json`` must keep
+        naming the network that played it, so it can be regenerated."""
         self.pending: dict[str, Any] = {}
         """The current iteration's metrics so far."""
         self.sampler_state: dict[str, Any] | None = None
@@ -545,7 +549,7 @@ class Trainer:
         if accepted:
             shutil.copyfile(candidate, self.best_path.with_suffix(".tmp"))
             os.replace(self.best_path.with_suffix(".tmp"), self.best_path)
-            self.best = self.best_path.name
+            self.best = str(candidate.relative_to(self.run_dir))
             self.pending["best_from"] = self.iteration
         self.pending["gate"] = gate
         self.pending["accepted"] = accepted
