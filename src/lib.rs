@@ -14,6 +14,7 @@ pub mod gems;
 pub mod playout;
 pub mod rng;
 pub mod search;
+pub mod selfplay;
 pub mod variants;
 
 #[cfg(feature = "python")]

@@ -332,7 +332,8 @@ def _corrupt(run_dir: Path, tmp_path: Path, **changes: Any) -> Path:
         ({"returns": lambda r: r * 0.5}, "returns sum to 0.5"),
         ({"game": lambda g: g + 100}, "not among the shard's 'game_ids'"),
         ({"game_seeds": lambda s: s[:1]}, "'game_ids' and 'game_seeds'"),
-        ({"player": lambda s: s.astype(np.int64)}, "'player' must be int8"),
+        ({"player": lambda s: s.astype(np.int64)}, "'player' is int64, expected int8"),
+        ({"player": None}, "missing array 'player'"),
         ({"player": lambda s: s + 2}, "'player' holds a seat outside 0..1"),
         ({"obs": lambda x: np.where(x == x.max(), np.nan, x).astype(np.float32)}, "NaN"),
     ],
@@ -644,3 +645,33 @@ def test_loop_generates_with_the_best_network_and_gates_candidates(
     assert best == (out / "nets" / "candidate-0002.safetensors").read_bytes()
     # Later generations train on every generation so far.
     assert iterations[3]["samples"] > iterations[0]["samples"]
+
+
+def test_tiny_end_to_end_run_with_real_self_play(tmp_path: Path) -> None:
+    """A few real self-play games (plain MCTS, the bootstrap generation), a few steps."""
+    config = loop.TrainConfig(
+        seed=3,
+        iterations=1,
+        hidden=(16,),
+        games_per_iteration=3,
+        selfplay_search_iterations=16,
+        steps_per_iteration=4,
+        batch_size=16,
+        log_every=2,
+        gate_games=0,
+        eval_games=0,
+        validation_fraction=0.3,
+        selfplay_options={"temperature_moves": 4},
+    )
+    out = tmp_path / "run"
+    best = loop.train(config, out, progress=False)
+    shape, metadata, _ = read_network_file(best)
+    assert shape.variant == "base" and shape.hidden == (16,)
+    generation = out / "selfplay" / "gen-0000"
+    settings = json.loads((generation / "run.json").read_text())
+    assert settings["seed"] == loop.derive_seed(3, "selfplay", 0)
+    assert settings["iterations"] == 16 and settings["temperature_moves"] == 4
+    samples, _ = load_runs([generation])
+    record = [json.loads(x) for x in (out / "metrics.jsonl").read_text().splitlines()][-1]
+    assert record["samples"] == len(samples) > 0
+    assert json.loads(metadata["provenance"])["selfplay"] == ["selfplay/gen-0000"]

@@ -27,6 +27,7 @@ __all__ = [
     "random_games",
     "random_playout",
     "search",
+    "selfplay_games",
 ]
 
 VARIANTS: Final[tuple[str, ...]]
@@ -897,4 +898,47 @@ def match(
 
     Raises:
         ConfigError: A bad bot, variant, player count, game or thread count.
+    """
+
+class _SelfPlayRecord(TypedDict):
+    game_id: int
+    game_seed: int
+    decisions: int
+    reason: str
+    winners: list[int]
+    obs: npt.NDArray[np.float32]
+    mask: npt.NDArray[np.bool_]
+    policy: npt.NDArray[np.float32]
+    returns: npt.NDArray[np.float32]
+    ply: npt.NDArray[np.uint32]
+    player: npt.NDArray[np.uint8]
+
+def selfplay_games(
+    variant: str,
+    game_ids: Sequence[int],
+    on_game: Callable[[_SelfPlayRecord], object],
+    *,
+    players: int = 2,
+    seed: int = 0,
+    turn_cap: int = 100,
+    threads: int = 1,
+    iterations: int = 800,
+    exploration: float = 0.7,
+    prior_temperature: float | None = 0.02,
+    rollout_depth: int = 24,
+    temperature_moves: int = 20,
+) -> int:
+    """Plays self-play games ``game_ids`` of the run seeded ``seed`` in Rust.
+
+    ``threads`` games at a time, GIL released. Each finished game is handed to
+    ``on_game`` as a dict of NumPy arrays (one row per decision with two or
+    more legal actions; see ``docs/network.md``). Use
+    :func:`splendor.selfplay.selfplay`, which stores them as shards.
+
+    Returns:
+        The number of games handed to ``on_game``.
+
+    Raises:
+        ConfigError: A bad variant or setting.
+        KeyboardInterrupt: Ctrl-C; every thread stops within about 50 ms.
     """

@@ -240,6 +240,52 @@ def _add_play(sub: Any) -> None:
     p.set_defaults(func=_play)
 
 
+def _selfplay(args: argparse.Namespace) -> int:
+    from splendor.arena import ProgressBar
+    from splendor.selfplay import selfplay
+
+    bar = None if args.no_progress else ProgressBar(sys.stderr)
+    run = selfplay(
+        args.variant,
+        args.out,
+        games=args.games,
+        players=args.players,
+        seed=args.seed,
+        first_game=args.first_game,
+        iterations=args.iterations,
+        temperature_moves=args.temperature_moves,
+        threads=args.threads,
+        shard_size=args.shard_size,
+        progress=bar,
+    )
+    print(f"self-play games stored in {run}")
+    return 0
+
+
+def _add_selfplay(sub: Any) -> None:
+    p = sub.add_parser(
+        "selfplay",
+        help="play MCTS self-play games into .npz shards (training data; resumable)",
+    )
+    p.add_argument("--variant", default="base", choices=splendor.VARIANTS)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--games", type=int, required=True, help="number of games to play")
+    p.add_argument("--out", required=True, metavar="DIR", help="run directory (created or resumed)")
+    p.add_argument("--seed", type=int, default=0, help="run seed: game i is a function of it")
+    p.add_argument("--first-game", type=int, default=0, help="id of the first game")
+    p.add_argument("--iterations", type=int, default=800, help="search iterations per decision")
+    p.add_argument(
+        "--temperature-moves",
+        type=int,
+        default=20,
+        help="decisions sampled in proportion to the visits at the start of each game",
+    )
+    p.add_argument("--threads", type=int, default=None, help="games at once (default: all cores)")
+    p.add_argument("--shard-size", type=int, default=200, help="games per shard file")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=_selfplay)
+
+
 def _train(args: argparse.Namespace) -> int:
     try:
         from splendor.train import cli as train_cli
@@ -303,7 +349,14 @@ def _add_train(sub: Any) -> None:
     p.set_defaults(func=_train)
 
 
-_COMMANDS: list[Callable[[Any], None]] = [_add_demo, _add_bench, _add_match, _add_play, _add_train]
+_COMMANDS: list[Callable[[Any], None]] = [
+    _add_demo,
+    _add_bench,
+    _add_match,
+    _add_play,
+    _add_selfplay,
+    _add_train,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

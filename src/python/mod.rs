@@ -14,6 +14,7 @@ pub(crate) mod errors;
 mod games;
 mod marvel_data;
 pub(crate) mod search;
+mod selfplay;
 pub(crate) mod state;
 
 use crate::game::{Config, Game};
@@ -203,5 +204,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(random_games, m)?)?;
     m.add_function(wrap_pyfunction!(random_playout, m)?)?;
     search::register(m)?;
+    m.add_function(wrap_pyfunction!(selfplay::selfplay_games, m)?)?;
     Ok(())
 }

@@ -30,6 +30,7 @@ SHARD_KEYS: dict[str, Any] = {
     "returns": np.float32,
     "game": np.int64,
     "ply": np.int32,
+    "player": np.int8,
     "game_ids": np.int64,
     "game_seeds": np.uint64,
 }
@@ -124,11 +125,8 @@ def _check_shard(
                 f"{path}: array '{key}' is {arrays[key].dtype}, expected {np.dtype(dtype)}"
             )
     n = arrays["obs"].shape[0]
-    if "player" in arrays:
-        if arrays["player"].dtype != np.int8 or arrays["player"].shape != (n,):
-            raise ShardError(f"{path}: array 'player' must be int8 of shape ({n},)")
-        if n and (arrays["player"].min() < 0 or arrays["player"].max() >= players):
-            raise ShardError(f"{path}: array 'player' holds a seat outside 0..{players - 1}")
+    if n and (arrays["player"].min() < 0 or arrays["player"].max() >= players):
+        raise ShardError(f"{path}: array 'player' holds a seat outside 0..{players - 1}")
     want = {
         "obs": (n, obs_size),
         "mask": (n, num_actions),
@@ -136,6 +134,7 @@ def _check_shard(
         "returns": (n, players),
         "game": (n,),
         "ply": (n,),
+        "player": (n,),
     }
     for key, shape in want.items():
         if arrays[key].shape != shape:

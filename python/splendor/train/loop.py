@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import inspect
 import json
 import os
 import random
@@ -618,15 +619,16 @@ class Trainer:
 
 def run_selfplay(out: Path, *, variant: str, network: str | None, **kwargs: Any) -> None:
     """Plays self-play games into ``out`` with ``splendor.selfplay`` (resuming a partial run)."""
-    selfplay = getattr(splendor, "selfplay", None)
-    if selfplay is None:
-        raise ConfigError(
-            "this build of splendor has no selfplay generator; train from existing shards "
-            "(--data DIR --no-generate)"
-        )
+    from splendor.selfplay import selfplay
+
     if network is not None:
+        if "network" not in inspect.signature(selfplay).parameters:
+            raise ConfigError(
+                "this build's splendor.selfplay cannot play with a network; train from "
+                "existing shards (--data DIR --no-generate)"
+            )
         kwargs["network"] = network
-    selfplay(variant, str(out), **kwargs)
+    selfplay(variant, out, **kwargs)
 
 
 def train(config: TrainConfig, run_dir: str | os.PathLike[str], *, progress: bool = True) -> Path:

@@ -1,0 +1,178 @@
+//! Python binding of the self-play generator: `_core.selfplay_games`, which
+//! plays seeded games on several threads with the GIL released and hands
+//! each finished game to a Python callback as NumPy arrays. The run
+//! directory, shards and resume logic live in `python/splendor/selfplay.py`.
+
+use super::action::ok;
+use super::errors;
+use super::search::VariantFn;
+use super::state::Seed;
+use crate::game::Game;
+use crate::search::{SearchConfig, Selection};
+use crate::selfplay::{play_games, GameRecord, SelfPlayConfig};
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::cell::RefCell;
+use std::sync::atomic::AtomicBool;
+
+/// A finished game as a dict of NumPy arrays (the shard columns of
+/// `docs/network.md`, for one game).
+fn record_dict<'py, G: Game>(
+    py: Python<'py>,
+    r: GameRecord,
+    players: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let n = r.samples;
+    let d = PyDict::new(py);
+    d.set_item("game_id", r.game_id)?;
+    d.set_item("game_seed", r.game_seed)?;
+    d.set_item("decisions", r.decisions)?;
+    d.set_item("reason", r.outcome.reason.as_str())?;
+    d.set_item("winners", r.outcome.winner_list())?;
+    d.set_item(
+        "obs",
+        PyArray1::from_vec(py, r.obs).reshape([n, G::OBSERVATION_SIZE])?,
+    )?;
+    d.set_item(
+        "mask",
+        PyArray1::from_vec(py, r.mask).reshape([n, G::NUM_ACTIONS])?,
+    )?;
+    d.set_item(
+        "policy",
+        PyArray1::from_vec(py, r.policy).reshape([n, G::NUM_ACTIONS])?,
+    )?;
+    d.set_item(
+        "returns",
+        PyArray1::from_vec(py, r.returns).reshape([n, players])?,
+    )?;
+    d.set_item("ply", PyArray1::from_vec(py, r.ply))?;
+    d.set_item("player", PyArray1::from_vec(py, r.player))?;
+    Ok(d)
+}
+
+struct SelfPlayFn {
+    cfg: SelfPlayConfig,
+    run_seed: u64,
+    game_ids: Vec<u64>,
+    threads: usize,
+    on_game: Py<PyAny>,
+}
+
+impl VariantFn for SelfPlayFn {
+    type Out = PyResult<usize>;
+    fn call<G: Game>(self) -> PyResult<usize> {
+        let stop = AtomicBool::new(false);
+        // Both callbacks may record an error; the first one wins.
+        let py_error: RefCell<Option<PyErr>> = RefCell::new(None);
+        let players = usize::from(self.cfg.players);
+        let on_game = &self.on_game;
+        let handed = play_games::<G>(
+            &self.cfg,
+            self.run_seed,
+            &self.game_ids,
+            self.threads,
+            &stop,
+            // Ctrl-C stops the run within one poll (about 50 ms).
+            || {
+                Python::attach(|py| match py.check_signals() {
+                    Ok(()) => true,
+                    Err(e) => {
+                        py_error.borrow_mut().get_or_insert(e);
+                        false
+                    }
+                })
+            },
+            |record| {
+                Python::attach(|py| {
+                    let stored = record_dict::<G>(py, record, players)
+                        .and_then(|d| on_game.call1(py, (d,)))
+                        .and_then(|_| py.check_signals());
+                    match stored {
+                        Ok(()) => true,
+                        Err(e) => {
+                            py_error.borrow_mut().get_or_insert(e);
+                            false
+                        }
+                    }
+                })
+            },
+        );
+        if let Some(e) = py_error.into_inner() {
+            return Err(e);
+        }
+        ok(handed)
+    }
+}
+
+/// Plays the self-play games `game_ids` of a run seeded `seed` on `threads`
+/// threads (GIL released) and calls `on_game(record)` with each finished
+/// game, a dict of NumPy arrays (`obs`, `mask`, `policy`, `returns`, `ply`)
+/// and its `game_id`, `game_seed`, `decisions`, `reason`, `winners`. Returns
+/// the number of games handed over. An exception in `on_game` (or Ctrl-C)
+/// stops every thread after its current decision and is re-raised.
+#[pyfunction]
+#[pyo3(signature = (variant, game_ids, on_game, *, players=2, seed=Seed(0), turn_cap=100, threads=1, iterations=800, exploration=0.7, prior_temperature=Some(0.02), rollout_depth=24, temperature_moves=20))]
+#[pyo3(
+    text_signature = "(variant, game_ids, on_game, *, players=2, seed=0, turn_cap=100, threads=1, iterations=800, exploration=0.7, prior_temperature=0.02, rollout_depth=24, temperature_moves=20)"
+)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn selfplay_games(
+    py: Python<'_>,
+    variant: &str,
+    game_ids: Vec<u64>,
+    on_game: Py<PyAny>,
+    players: i64,
+    seed: Seed,
+    turn_cap: i64,
+    threads: i64,
+    iterations: i64,
+    exploration: f64,
+    prior_temperature: Option<f64>,
+    rollout_depth: i64,
+    temperature_moves: i64,
+) -> PyResult<usize> {
+    let int = |name: &str, v: i64, lo: i64, hi: i64| -> PyResult<i64> {
+        if (lo..=hi).contains(&v) {
+            Ok(v)
+        } else {
+            Err(errors::config(format!(
+                "{name} must be in {lo}..={hi}, got {v}"
+            )))
+        }
+    };
+    let cfg = SelfPlayConfig {
+        players: int("players", players, 2, 4)? as u8,
+        turn_cap: int("turn_cap", turn_cap, 1, i64::from(u32::MAX))? as u32,
+        temperature_moves: int(
+            "temperature_moves",
+            temperature_moves,
+            0,
+            i64::from(u32::MAX),
+        )? as u32,
+        search: SearchConfig {
+            iterations: int("iterations", iterations, 1, i64::MAX)? as u64,
+            threads: 1,
+            exploration,
+            rollout_depth: int("rollout_depth", rollout_depth, 0, i64::from(u32::MAX))? as u32,
+            selection: match prior_temperature {
+                Some(temperature) => Selection::Puct { temperature },
+                None => Selection::Uct,
+            },
+            ..SearchConfig::default()
+        },
+    };
+    let threads = int("threads", threads, 1, 256)? as usize;
+    if super::variant_info(variant).is_none() {
+        return Err(super::unknown_variant(variant));
+    }
+    let variant = variant.to_string();
+    let f = SelfPlayFn {
+        cfg,
+        run_seed: seed.0,
+        game_ids,
+        threads,
+        on_game,
+    };
+    py.detach(move || super::with_variant(&variant, f))?
+}

@@ -1,0 +1,228 @@
+"""Self-play shards: format, regeneration from seeds, resume, errors, Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, TypedDict
+
+import numpy as np
+import pytest
+import splendor
+from splendor import selfplay as sp
+from splendor.errors import ConfigError
+
+
+class Fast(TypedDict):
+    iterations: int
+    temperature_moves: int
+
+
+FAST: Fast = {"iterations": 30, "temperature_moves": 6}
+
+
+def by_game(data: dict[str, np.ndarray]) -> dict[int, dict[str, np.ndarray]]:
+    """The samples of each game, keyed by game id."""
+    games: dict[int, dict[str, np.ndarray]] = {}
+    for g in np.unique(data["game"]):
+        rows = data["game"] == g
+        games[int(g)] = {k: data[k][rows] for k in sp.SHARD_KEYS}
+    return games
+
+
+def assert_same_games(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> None:
+    ga, gb = by_game(a), by_game(b)
+    assert ga.keys() == gb.keys()
+    for g in ga:
+        for k in sp.SHARD_KEYS:
+            np.testing.assert_array_equal(ga[g][k], gb[g][k], err_msg=f"game {g}, {k}")
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [("base", 2), ("base", 3), ("duel", 2), ("marvel", 4)]
+)
+def test_shards_follow_the_format(tmp_path: Path, variant: str, players: int) -> None:
+    run = sp.selfplay(variant, tmp_path, games=3, players=players, seed=5, threads=2, **FAST)
+    meta = json.loads((run / "run.json").read_text())
+    assert meta["variant"] == variant and meta["players"] == players and meta["seed"] == 5
+    data = sp.load_shards(run)
+    state = splendor.new_game(variant, players=players)
+    n = len(data["game"])
+    assert n > 0
+    assert data["obs"].shape == (n, len(state.observation(0))) and data["obs"].dtype == np.float32
+    assert data["mask"].shape == (n, state.num_actions) and data["mask"].dtype == np.bool_
+    assert data["policy"].shape == (n, state.num_actions)
+    assert data["returns"].shape == (n, players) and data["returns"].dtype == np.float32
+    assert sorted(data["game_ids"].tolist()) == [0, 1, 2]
+    # Every sample is a real choice: two or more legal actions.
+    assert (data["mask"].sum(axis=1) >= 2).all()
+    # The policy is a distribution over the legal actions.
+    np.testing.assert_allclose(data["policy"].sum(axis=1), 1.0, rtol=1e-5)
+    assert (data["policy"][~data["mask"]] == 0).all()
+    # Returns: 1/k to each of k winners, or all zero (truncated).
+    sums = data["returns"].sum(axis=1)
+    assert np.isin(np.round(sums, 5), [0.0, 1.0]).all()
+    for g, seed in zip(data["game_ids"], data["game_seeds"], strict=True):
+        assert int(seed) == sp_game_seed(5, int(g))
+
+
+def sp_game_seed(run_seed: int, game_id: int) -> int:
+    """docs/network.md: SplitMix64(run_seed ^ (id * golden)).next_u64()."""
+    from splendor.reference.rng import SplitMix64
+
+    mixed = run_seed ^ ((game_id * 0x9E3779B97F4A7C15) & (2**64 - 1))
+    return SplitMix64(mixed).next_u64()
+
+
+def test_returns_are_rotated_to_the_mover() -> None:
+    """Column k of `returns` is the return of the seat k places after the mover."""
+    records: list[Any] = []
+    splendor._core.selfplay_games("base", [0, 1, 2], records.append, players=3, seed=9, **FAST)
+    assert len(records) == 3
+    for r in records:
+        full = np.zeros(3)
+        for w in r["winners"]:
+            full[w] = 1 / len(r["winners"])
+        assert len(set(r["player"].tolist())) == 3
+        for row, mover in zip(r["returns"], r["player"], strict=True):
+            np.testing.assert_allclose(row, np.roll(full, -int(mover)), rtol=1e-6)
+
+
+def test_a_game_regenerates_from_its_seed(tmp_path: Path) -> None:
+    run = sp.selfplay("duel", tmp_path, games=3, seed=11, threads=2, **FAST)
+    stored = sp.load_shards(run)
+    again = sp.regenerate(run, [2, 0, 1])
+    assert_same_games(stored, again)
+
+
+def test_results_do_not_depend_on_threads_or_order(tmp_path: Path) -> None:
+    one = sp.load_shards(sp.selfplay("base", tmp_path / "a", games=4, seed=3, threads=1, **FAST))
+    two = sp.load_shards(sp.selfplay("base", tmp_path / "b", games=4, seed=3, threads=2, **FAST))
+    assert_same_games(one, two)
+
+
+def test_other_seeds_give_other_games(tmp_path: Path) -> None:
+    a = sp.load_shards(sp.selfplay("base", tmp_path / "a", games=1, seed=1, **FAST))
+    b = sp.load_shards(sp.selfplay("base", tmp_path / "b", games=1, seed=2, **FAST))
+    assert not np.array_equal(a["obs"][:5], b["obs"][:5])
+
+
+class Stop(Exception):
+    pass
+
+
+def test_an_interrupted_run_resumes_without_loss_or_duplicates(tmp_path: Path) -> None:
+    full = sp.load_shards(sp.selfplay("base", tmp_path / "full", games=7, seed=4, **FAST))
+    run = tmp_path / "run"
+
+    def stop_after_three(done: int, total: int) -> None:
+        if done == 3:
+            raise Stop
+
+    with pytest.raises(Stop):
+        sp.selfplay("base", run, games=7, seed=4, shard_size=2, progress=stop_after_three, **FAST)
+    assert sp.stored_game_ids(run) == {0, 1, 2} or len(sp.stored_game_ids(run)) == 3
+    calls: list[int] = []
+    sp.selfplay(
+        "base", run, games=7, seed=4, shard_size=2, progress=lambda d, t: calls.append(t), **FAST
+    )
+    assert calls and calls[-1] == 4  # only the four missing games were played
+    resumed = sp.load_shards(run)
+    assert sorted(resumed["game_ids"].tolist()) == list(range(7))
+    assert_same_games(full, resumed)
+    assert not list((run / "pending").glob("*.npz"))
+
+
+def test_a_directory_of_another_run_is_refused_before_any_game(tmp_path: Path) -> None:
+    sp.selfplay("base", tmp_path, games=1, seed=1, **FAST)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(ConfigError, match="seed"):
+        sp.selfplay("base", tmp_path, games=2, seed=2, **FAST)
+    with pytest.raises(ConfigError, match="iterations"):
+        sp.selfplay("base", tmp_path, games=2, seed=1, iterations=31, temperature_moves=6)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"games": -1},
+        {"games": 1, "iterations": 0},
+        {"games": 1, "players": 5},
+        {"games": 1, "threads": 0},
+        {"games": 1, "shard_size": 0},
+        {"games": 1, "temperature_moves": -1},
+        {"games": 1, "exploration": float("nan")},
+    ],
+)
+def test_bad_settings_are_config_errors(tmp_path: Path, kwargs: dict[str, Any]) -> None:
+    with pytest.raises(ConfigError):
+        sp.selfplay("base", tmp_path / "r", **kwargs)
+
+
+def test_unknown_variant_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="unknown variant"):
+        sp.selfplay("chess", tmp_path, games=1)
+
+
+def test_a_corrupt_run_file_is_a_config_error(tmp_path: Path) -> None:
+    (tmp_path / "run.json").write_text("{not json")
+    with pytest.raises(ConfigError, match=r"run\.json"):
+        sp.selfplay("base", tmp_path, games=1, **FAST)
+
+
+def test_load_shards_of_an_empty_directory_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no shard"):
+        sp.load_shards(tmp_path)
+
+
+def test_ctrl_c_stops_selfplay_quickly_and_keeps_finished_games(tmp_path: Path) -> None:
+    script = (
+        "import sys, time, splendor.selfplay as sp\n"
+        "def progress(done, total):\n"
+        "    print('stored', done, flush=True)\n"
+        "try:\n"
+        f"    sp.selfplay('base', {str(tmp_path)!r}, games=10000, iterations=400, threads=2,\n"
+        "                shard_size=1000, progress=progress)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', time.monotonic(), flush=True)\n"
+        "    sys.exit(130)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ.copy()
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert line.startswith("stored"), line
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 130, out
+    stopped = float(out.strip().splitlines()[-1].split()[1])
+    assert stopped - sent < 0.5, f"KeyboardInterrupt {stopped - sent:.3f} s after SIGINT"
+    stored = sp.stored_game_ids(tmp_path)
+    assert len(stored) >= 1
+    # What was stored is complete and valid: resuming finishes those games' ids.
+    for path in (tmp_path / "pending").glob("game-*.npz"):
+        with np.load(path) as z:
+            assert len(z["obs"]) == len(z["policy"]) > 0
+
+
+def test_cli_selfplay_writes_a_run(tmp_path: Path) -> None:
+    out = tmp_path / "cli"
+    proc = subprocess.run(
+        [
+            sys.executable, "-m", "splendor.cli", "selfplay", "--games", "2", "--out", str(out),
+            "--iterations", "20", "--threads", "1", "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(sp.load_shards(out)["game_ids"].tolist()) == [0, 1]
