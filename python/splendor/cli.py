@@ -344,6 +344,7 @@ def _add_train(sub: Any) -> None:
     p.add_argument("--eval-search", type=int, default=200, help="search iterations per move")
     p.add_argument("--eval-opponents", default="greedy,mcts:1000", help="comma-separated specs")
     p.add_argument("--threads", type=int, default=1, help="self-play and match threads")
+    p.add_argument("--torch-threads", type=int, default=1, help="PyTorch threads for training")
     p.add_argument("--turn-cap", type=int, default=100)
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=_train)

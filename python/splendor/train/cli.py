@@ -56,6 +56,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         eval_search_iterations=args.eval_search,
         eval_opponents=tuple(parse_bots(args.eval_opponents)),
         threads=args.threads,
+        torch_threads=args.torch_threads,
         turn_cap=args.turn_cap,
     )
 
