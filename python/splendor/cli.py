@@ -330,7 +330,7 @@ def _add_train(sub: Any) -> None:
     p.add_argument("--steps", type=int, default=1000, help="training steps per iteration")
     p.add_argument("--batch-size", type=int, default=256)
     p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
-    p.add_argument("--l2", type=float, default=1e-4, help="L2 penalty (Adam weight decay)")
+    p.add_argument("--l2", type=float, default=1e-3, help="L2 penalty (Adam weight decay)")
     p.add_argument("--validation", type=float, default=0.05, help="share of games held out")
     p.add_argument("--checkpoint-every", type=int, default=250, help="training steps")
     p.add_argument("--gate-games", type=int, default=200, help="0: accept every candidate")

@@ -82,7 +82,7 @@ class TrainConfig:
     steps_per_iteration: int = 1000
     batch_size: int = 256
     learning_rate: float = 1e-3
-    l2: float = 1e-4
+    l2: float = 1e-3
     """L2 penalty (Adam's coupled weight decay: adds ``l2 * w`` to each gradient)."""
     validation_fraction: float = 0.05
     """Share of games held out to measure the validation losses."""
