@@ -201,6 +201,9 @@ pub enum GameError {
     Config(String),
     /// A malformed card/noble/location file (`CardDataError`).
     CardData(String),
+    /// A bad network file, or a network that does not fit the game
+    /// (`NetworkError`).
+    Network(String),
 }
 
 impl fmt::Display for GameError {
@@ -210,7 +213,8 @@ impl fmt::Display for GameError {
             | GameError::InvalidAction(m)
             | GameError::InvalidState(m)
             | GameError::Config(m)
-            | GameError::CardData(m) => f.write_str(m),
+            | GameError::CardData(m)
+            | GameError::Network(m) => f.write_str(m),
         }
     }
 }

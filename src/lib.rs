@@ -3,7 +3,9 @@
 //! Exact, fast engines for the Splendor family (Splendor for 2–4 players,
 //! Splendor Duel, Splendor: Marvel) over bit-packed, fixed-size `Copy` states,
 //! with seeded deterministic setup, hidden-information views and
-//! determinization, and an information-set MCTS generic over [`game::Game`].
+//! determinization, and an information-set MCTS generic over [`game::Game`],
+//! optionally guided by a policy/value network evaluated in plain Rust
+//! ([`nn`]).
 //!
 //! The Python bindings live in `src/python/` behind the `python` feature; the
 //! engine itself never names PyO3.
@@ -11,6 +13,7 @@
 pub mod cardset;
 pub mod game;
 pub mod gems;
+pub mod nn;
 pub mod playout;
 pub mod rng;
 pub mod search;

@@ -42,6 +42,7 @@ fn error_name(e: &GameError) -> &'static str {
         GameError::InvalidState(_) => "InvalidStateError",
         GameError::Config(_) => "ConfigError",
         GameError::CardData(_) => "CardDataError",
+        GameError::Network(_) => "NetworkError",
     }
 }
 

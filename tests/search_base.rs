@@ -74,6 +74,20 @@ fn hidden_cards_do_not_change_the_search() {
         let mut ba = MctsBot::new(cfg(300, 9)).unwrap();
         let mut bb = MctsBot::new(cfg(300, 9)).unwrap();
         assert_eq!(ba.act(&a).unwrap(), bb.act(&b).unwrap());
+        // With a network too: it reads observation(mover) of each
+        // determinization, never the hidden cards of the real state.
+        let net = splendor::nn::random_network_bytes::<BaseState>(2, &[32, 32], 3);
+        let net = std::sync::Arc::new(splendor::nn::Network::from_bytes(&net).unwrap());
+        for threads in [1, 2] {
+            let c = SearchConfig {
+                threads,
+                network: Some(net.clone()),
+                ..cfg(800, 5)
+            };
+            let ra = search(&a, &c).unwrap();
+            assert_eq!(ra, search(&b, &c).unwrap(), "network, threads={threads}");
+            assert_eq!(ra, search(&s, &c).unwrap());
+        }
     }
 }
 

@@ -1,12 +1,15 @@
 //! The search on every real variant, written once over `G: Game`: no leak of
-//! hidden information, reproducibility, legal moves through whole games.
+//! hidden information, reproducibility, legal moves through whole games,
+//! with rollouts and with a (random-weight) network.
 
 use splendor::game::{ActionList, Config, Game};
+use splendor::nn::{random_network_bytes, Network};
 use splendor::rng::SplitMix64;
 use splendor::search::{search, Bot, MctsBot, RandomBot, SearchConfig};
 use splendor::variants::base::BaseState;
 use splendor::variants::duel::DuelState;
 use splendor::variants::marvel::MarvelState;
+use std::sync::Arc;
 
 fn cfg(iterations: u64, seed: u64) -> SearchConfig {
     SearchConfig {
@@ -14,6 +17,18 @@ fn cfg(iterations: u64, seed: u64) -> SearchConfig {
         seed,
         ..SearchConfig::default()
     }
+}
+
+/// The rollout search, and the search with a small random network for `G`.
+fn configs<G: Game>(iterations: u64, seed: u64) -> [SearchConfig; 2] {
+    let net = Network::from_bytes(&random_network_bytes::<G>(2, &[32, 32], 7)).unwrap();
+    [
+        cfg(iterations, seed),
+        SearchConfig {
+            network: Some(Arc::new(net)),
+            ..cfg(iterations, seed)
+        },
+    ]
 }
 
 fn opening<G: Game>(seed: u64) -> G {
@@ -51,21 +66,25 @@ fn twins<G: Game>(seed: u64) -> (G, G) {
 fn no_leak<G: Game>() {
     for seed in [3, 4] {
         let (a, b) = twins::<G>(seed);
-        for threads in [1, 2] {
-            let c = SearchConfig {
-                threads,
-                ..cfg(600, seed)
-            };
-            assert_eq!(search(&a, &c).unwrap(), search(&b, &c).unwrap());
+        for base in configs::<G>(600, seed) {
+            for threads in [1, 2] {
+                let c = SearchConfig {
+                    threads,
+                    ..base.clone()
+                };
+                assert_eq!(search(&a, &c).unwrap(), search(&b, &c).unwrap());
+            }
         }
     }
 }
 
 fn whole_games<G: Game>() {
     let mut s: G = opening(5);
+    // The rollout search against the network search.
+    let [rollouts, network] = configs::<G>(30, 1);
     let mut bots = [
-        MctsBot::new(cfg(30, 1)).unwrap(),
-        MctsBot::new(cfg(30, 2)).unwrap(),
+        MctsBot::new(rollouts).unwrap(),
+        MctsBot::new(SearchConfig { seed: 2, ..network }).unwrap(),
     ];
     let mut legal = ActionList::new();
     while let Some(p) = s.current_player() {

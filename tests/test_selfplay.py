@@ -226,3 +226,41 @@ def test_cli_selfplay_writes_a_run(tmp_path: Path) -> None:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert sorted(sp.load_shards(out)["game_ids"].tolist()) == [0, 1]
+
+
+def write_random_network(path: Path, variant: str, players: int) -> Path:
+    from test_network import encode, random_tensors
+
+    meta, tensors = random_tensors(variant, players, (32,), seed=3)
+    path.write_bytes(encode(meta, tensors))
+    return path
+
+
+def test_selfplay_with_a_network_and_noise_records_and_regenerates(tmp_path: Path) -> None:
+    net = write_random_network(tmp_path / "net.safetensors", "base", 2)
+    run = sp.selfplay(
+        "base", tmp_path / "run", games=2, seed=1, network=net, noise_alpha=0.3, **FAST
+    )
+    meta = json.loads((run / "run.json").read_text())
+    assert meta["network"] == str(net)
+    assert meta["network_sha256"] == splendor.Network.load(net).sha256
+    assert meta["noise_alpha"] == 0.3
+    stored = sp.load_shards(run)
+    assert_same_games(stored, sp.regenerate(run, [0, 1]))
+    # The network and the noise change the games.
+    plain = sp.load_shards(sp.selfplay("base", tmp_path / "plain", games=2, seed=1, **FAST))
+    noisy = sp.load_shards(
+        sp.selfplay("base", tmp_path / "noise", games=2, seed=1, noise_alpha=0.3, **FAST)
+    )
+    assert not np.array_equal(plain["policy"][:3], stored["policy"][:3])
+    assert not np.array_equal(plain["policy"][:3], noisy["policy"][:3])
+    # Another file under the recorded name is refused on regeneration.
+    write_random_network(net, "base", 2).write_bytes(net.read_bytes()[:-4] + b"\x00\x00\x80\x3f")
+    with pytest.raises(splendor.SplendorError):
+        sp.regenerate(run, [0])
+
+
+def test_a_network_for_another_game_is_refused(tmp_path: Path) -> None:
+    net = write_random_network(tmp_path / "duel.safetensors", "duel", 2)
+    with pytest.raises(splendor.SplendorError, match="duel"):
+        sp.selfplay("base", tmp_path / "run", games=1, network=net, **FAST)

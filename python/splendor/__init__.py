@@ -22,11 +22,11 @@ from splendor._core import (
     MarvelState,
     MatchResult,
     MctsBot,
+    Network,
     Outcome,
     RandomBot,
     SearchResult,
     from_json,
-    match,
     new_game,
     random_games,
     random_playout,
@@ -38,8 +38,10 @@ from splendor.errors import (
     IllegalActionError,
     InvalidActionError,
     InvalidStateError,
+    NetworkError,
     SplendorError,
 )
+from splendor.nets import match
 from splendor.protocol import GameState
 
 try:
@@ -62,6 +64,8 @@ __all__ = [
     "MarvelState",
     "MatchResult",
     "MctsBot",
+    "Network",
+    "NetworkError",
     "Outcome",
     "RandomBot",
     "SearchResult",

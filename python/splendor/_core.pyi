@@ -18,6 +18,7 @@ __all__ = [
     "MarvelState",
     "MatchResult",
     "MctsBot",
+    "Network",
     "Outcome",
     "RandomBot",
     "SearchResult",
@@ -748,9 +749,19 @@ class MctsBot:
         prior_temperature: Temperature (> 0) of that softmax, in heuristic
             units: lower trusts the heuristic more. ``None``: plain UCT, no
             prior.
+        network: A :class:`Network`, or the path of a network file, or
+            ``None``. With a network the search is AlphaZero's PUCT: a leaf is
+            expanded on its first visit with the network's prior over the legal
+            actions and the network's value is backed up; no rollouts
+            (``rollout_depth`` and ``prior_temperature`` are unused). The
+            network reads only the mover's observation of each
+            determinization, so it sees nothing hidden.
 
     Raises:
-        ConfigError: A zero or negative budget, NaN time, zero threads, etc.
+        ConfigError: A zero or negative budget, NaN time, zero threads, or a
+            ``network`` that is neither a Network nor a path.
+        NetworkError: The network file is unreadable or bad. A network for
+            another variant or player count is refused by :meth:`act`.
     """
 
     def __new__(
@@ -763,6 +774,7 @@ class MctsBot:
         rollout_depth: int = 24,
         exploration: float = 0.7,
         prior_temperature: float | None = 0.02,
+        network: Network | str | os.PathLike[str] | None = None,
     ) -> MctsBot: ...
     @property
     def iterations(self) -> int:
@@ -775,6 +787,10 @@ class MctsBot:
     @property
     def threads(self) -> int:
         """Search threads."""
+
+    @property
+    def network_sha256(self) -> str | None:
+        """SHA-256 (hex) of the network file, or ``None`` for the rollout search."""
 
     def act(self, state: GameState) -> Action:
         """Searches ``state`` (GIL released) and returns the chosen action.
@@ -819,6 +835,7 @@ def search(
     rollout_depth: int = 24,
     exploration: float = 0.7,
     prior_temperature: float | None = 0.02,
+    network: Network | str | os.PathLike[str] | None = None,
 ) -> SearchResult:
     """Searches ``state`` for the player to move, with the GIL released.
 
@@ -827,8 +844,76 @@ def search(
 
     Raises:
         ConfigError: Bad arguments or a finished game.
+        NetworkError: A bad network file, or a network for another variant or
+            player count.
         TypeError: ``state`` is not a game state.
     """
+
+@final
+class Network:
+    """A policy/value network file (safetensors, format ``splendor-net/1``),
+    evaluated in Rust. Pickles by its bytes; equal when the files are.
+
+    Raises (``load``, ``from_bytes``):
+        NetworkError: Not a network file (truncated, wrong metadata, a missing,
+            extra or misshapen tensor, a non-F32 dtype, a non-finite weight),
+            or sizes that do not match its variant.
+    """
+
+    @staticmethod
+    def load(path: str | os.PathLike[str]) -> Network:
+        """Reads a network file."""
+
+    @staticmethod
+    def from_bytes(data: bytes) -> Network:
+        """Reads a network from the bytes of a file."""
+
+    def to_bytes(self) -> bytes:
+        """The bytes of the file it was read from."""
+
+    @property
+    def variant(self) -> str:
+        """The variant it was trained for."""
+
+    @property
+    def players(self) -> int:
+        """The player count it was trained for."""
+
+    @property
+    def hidden(self) -> list[int]:
+        """Hidden widths of the trunk."""
+
+    @property
+    def obs_size(self) -> int:
+        """Length of the observation it reads."""
+
+    @property
+    def num_actions(self) -> int:
+        """Number of policy logits (the variant's action count)."""
+
+    @property
+    def provenance(self) -> str:
+        """How it was trained (free text, JSON by convention)."""
+
+    @property
+    def sha256(self) -> str:
+        """SHA-256 of the file, lower-case hex."""
+
+    def evaluate(
+        self, observation: npt.NDArray[np.float32]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """``(policy_logits, value)`` for ``state.observation(p)``: one logit per
+        action id, and the softmax value per seat rotated to ``p`` (index 0 is
+        ``p``, index ``k`` the seat ``k`` places after).
+
+        Raises:
+            NetworkError: The observation's length is not ``obs_size``.
+            TypeError: Not a 1-d float32 array.
+        """
+
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Callable[[bytes], Network], tuple[bytes]]: ...
 
 class _BotResult(TypedDict):
     name: str
@@ -892,12 +977,16 @@ def match(
     Games come in groups of ``players`` sharing one deal, with the bots rotated
     through the seats. Fewer bots than seats: the last one fills the rest.
     Bots may be given as specs: ``random``, ``greedy``, ``mcts``, ``mcts:N``,
-    ``mcts:Ts``. A bot object contributes its kind and settings; the seeds of
-    the games' bots derive from ``seed``. ``progress(done, total)`` is called
+    ``mcts:Ts``, ``net:N@PATH``, ``net:Ts@PATH`` (the search with the network
+    file at PATH; :func:`splendor.match` also resolves ``net:N`` / ``net:Ts``
+    to the network shipped for the variant and player count). A bot object
+    contributes its kind and settings; the seeds of the games' bots derive
+    from ``seed``. ``progress(done, total)`` is called
     after each game; an exception in it stops the match and is re-raised.
 
     Raises:
         ConfigError: A bad bot, variant, player count, game or thread count.
+        NetworkError: A bad network file, or one for another game.
     """
 
 class _SelfPlayRecord(TypedDict):
@@ -927,13 +1016,18 @@ def selfplay_games(
     prior_temperature: float | None = 0.02,
     rollout_depth: int = 24,
     temperature_moves: int = 20,
+    network: Network | str | os.PathLike[str] | None = None,
+    noise_alpha: float | None = None,
+    noise_epsilon: float = 0.25,
 ) -> int:
     """Plays self-play games ``game_ids`` of the run seeded ``seed`` in Rust.
 
     ``threads`` games at a time, GIL released. Each finished game is handed to
     ``on_game`` as a dict of NumPy arrays (one row per decision with two or
     more legal actions; see ``docs/network.md``). Use
-    :func:`splendor.selfplay.selfplay`, which stores them as shards.
+    :func:`splendor.selfplay.selfplay`, which stores them as shards. With a
+    ``network`` the searches are guided by it (no rollouts); ``noise_alpha``
+    mixes Dirichlet noise into the root prior with weight ``noise_epsilon``.
 
     Returns:
         The number of games handed to ``on_game``.

@@ -17,6 +17,7 @@ from typing import TextIO
 
 from splendor import _core
 from splendor.errors import ConfigError
+from splendor.nets import match
 
 BotLike = _core.RandomBot | _core.GreedyBot | _core.MctsBot | str
 
@@ -82,8 +83,8 @@ def run_match(
     turn_cap: int = 100,
     progress: Callable[[int, int], object] | None = None,
 ) -> _core.MatchResult:
-    """Plays a match; see :func:`splendor._core.match` for the arguments."""
-    return _core.match(
+    """Plays a match; see :func:`splendor.nets.match` for the arguments."""
+    return match(
         list(bots),
         variant=variant,
         players=players,

@@ -206,7 +206,8 @@ def _add_match(sub: Any) -> None:
     p.add_argument(
         "--bots",
         default="mcts:1000,greedy",
-        help="comma-separated: random, greedy, mcts, mcts:N (iterations), mcts:Ts (seconds)",
+        help="comma-separated: random, greedy, mcts, mcts:N (iterations), mcts:Ts (seconds), "
+        "net:N / net:Ts (the shipped network), net:N@PATH / net:Ts@PATH (a network file)",
     )
     p.add_argument("--threads", type=int, default=1, help="games played at once")
     p.add_argument("--seed", type=int, default=0)
@@ -233,7 +234,11 @@ def _add_play(sub: Any) -> None:
     p = sub.add_parser("play", help="play against the AI in the terminal")
     p.add_argument("--variant", default="base", choices=splendor.VARIANTS)
     p.add_argument("--players", type=int, default=2)
-    p.add_argument("--bot", default="mcts:1000", help="random, greedy, mcts, mcts:N or mcts:Ts")
+    p.add_argument(
+        "--bot",
+        default="mcts:1000",
+        help="random, greedy, mcts, mcts:N, mcts:Ts, net:N, net:Ts, net:N@PATH or net:Ts@PATH",
+    )
     p.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--load", metavar="FILE", help="continue a game saved with 'save FILE'")
@@ -256,6 +261,9 @@ def _selfplay(args: argparse.Namespace) -> int:
         temperature_moves=args.temperature_moves,
         threads=args.threads,
         shard_size=args.shard_size,
+        network=args.network,
+        noise_alpha=args.noise_alpha,
+        noise_epsilon=args.noise_epsilon,
         progress=bar,
     )
     print(f"self-play games stored in {run}")
@@ -282,6 +290,11 @@ def _add_selfplay(sub: Any) -> None:
     )
     p.add_argument("--threads", type=int, default=None, help="games at once (default: all cores)")
     p.add_argument("--shard-size", type=int, default=200, help="games per shard file")
+    p.add_argument("--network", metavar="FILE", help="guide the search with this network file")
+    p.add_argument(
+        "--noise-alpha", type=float, default=None, help="Dirichlet noise on the root prior"
+    )
+    p.add_argument("--noise-epsilon", type=float, default=0.25, help="weight of the root noise")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_selfplay)
 

@@ -32,11 +32,16 @@ class CardDataError(SplendorError, ValueError):
     """A malformed card, noble, royal or location file."""
 
 
+class NetworkError(SplendorError, ValueError):
+    """A bad network file, or a network that does not fit the game it is asked to play."""
+
+
 __all__ = [
     "CardDataError",
     "ConfigError",
     "IllegalActionError",
     "InvalidActionError",
     "InvalidStateError",
+    "NetworkError",
     "SplendorError",
 ]

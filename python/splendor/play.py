@@ -18,6 +18,7 @@ from typing import Any, TextIO
 import splendor
 from splendor import _core
 from splendor.errors import SplendorError
+from splendor.nets import resolve_bot_spec
 
 CLEAR = "\x1b[2J\x1b[H"
 BOLD = "\x1b[1m"
@@ -58,13 +59,24 @@ def redact(board: str, viewer: int) -> str:
     return "\n".join(out) + ("\n" if board.endswith("\n") else "")
 
 
-def make_bot(spec: str, seed: int) -> Bot:
-    """A bot from a spec: ``random``, ``greedy``, ``mcts``, ``mcts:N`` or ``mcts:Ts``.
+def make_bot(spec: str, seed: int, variant: str = "base", players: int = 2) -> Bot:
+    """A bot from a spec: ``random``, ``greedy``, ``mcts``, ``mcts:N``, ``mcts:Ts``,
+    ``net:N@PATH``, ``net:Ts@PATH``, or ``net:N`` / ``net:Ts`` (the network shipped
+    for ``variant`` and ``players``).
 
     Raises:
-        ConfigError: The spec is not one of those.
+        ConfigError: The spec is not one of those, or no network is shipped.
+        NetworkError: A bad network file, or one for another game.
     """
-    s = spec.strip().lower()
+    raw = spec.strip()
+    if raw[:4].lower() == "net:":
+        budget, _, path = resolve_bot_spec(raw, variant, players)[4:].partition("@")
+        iterations, seconds = _budget(budget)
+        if iterations is not None or seconds is not None:
+            return _core.MctsBot(
+                iterations=iterations, time_limit=seconds, seed=seed, network=path.strip()
+            )
+    s = raw.lower()
     if s == "random":
         return _core.RandomBot(seed=seed)
     if s == "greedy":
@@ -72,18 +84,25 @@ def make_bot(spec: str, seed: int) -> Bot:
     if s == "mcts":
         return _core.MctsBot(seed=seed)
     if s.startswith("mcts:"):
-        arg = s[5:]
-        try:
-            seconds = float(arg[:-1]) if arg.endswith("s") else None
-            iterations = None if arg.endswith("s") else int(arg)
-        except ValueError:
-            pass
-        else:
+        iterations, seconds = _budget(s[5:])
+        if iterations is not None or seconds is not None:
             # MctsBot itself rejects zero or negative budgets (ConfigError).
             return _core.MctsBot(iterations=iterations, time_limit=seconds, seed=seed)
     raise splendor.ConfigError(
-        f"unknown bot {spec!r}: expected random, greedy, mcts, mcts:N or mcts:Ts"
+        f"unknown bot {spec!r}: expected random, greedy, mcts, mcts:N, mcts:Ts, "
+        "net:N, net:Ts, net:N@PATH or net:Ts@PATH"
     )
+
+
+def _budget(arg: str) -> tuple[int | None, float | None]:
+    """``N`` -> (N, None), ``Ts`` -> (None, T), anything else (None, None)."""
+    arg = arg.strip().lower()
+    try:
+        if arg.endswith("s"):
+            return None, float(arg[:-1])
+        return int(arg), None
+    except ValueError:
+        return None, None
 
 
 @dataclass
@@ -109,7 +128,9 @@ class Session:
 
     def bot_for(self, seat: int) -> Bot:
         if seat not in self.bots:
-            self.bots[seat] = make_bot(self.bot_spec, self.seed + 1 + seat)
+            self.bots[seat] = make_bot(
+                self.bot_spec, self.seed + 1 + seat, self.state.variant, self.state.num_players
+            )
         return self.bots[seat]
 
     def draw(self) -> None:
@@ -238,7 +259,7 @@ def main(
     out = stdout if stdout is not None else sys.stdout
     inp = stdin if stdin is not None else sys.stdin
     use_color = out.isatty() if color is None else color
-    make_bot(bot, seed)  # fail early on a bad spec
+    make_bot(bot, seed, variant, players)  # fail early on a bad spec
     state = splendor.new_game(variant, players=players, seed=seed)
     session = Session(state, seat, bot, inp, out, use_color, seed)
     if load is not None:

@@ -11,7 +11,6 @@ the games in progress, and no game is stored twice.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable
@@ -44,6 +43,8 @@ class SelfPlaySettings:
     rollout_depth: int
     temperature_moves: int
     turn_cap: int
+    noise_alpha: float | None = None
+    noise_epsilon: float = 0.25
     network: str | None = None
     network_sha256: str | None = None
     format: str = FORMAT
@@ -105,10 +106,6 @@ def load_shards(run_dir: str | os.PathLike[str]) -> dict[str, np.ndarray]:
     return _concat(parts)
 
 
-def _file_sha256(path: str) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
 def selfplay(
     variant: str,
     out_dir: str | os.PathLike[str],
@@ -125,6 +122,9 @@ def selfplay(
     turn_cap: int = 100,
     threads: int | None = None,
     shard_size: int = 200,
+    network: str | os.PathLike[str] | None = None,
+    noise_alpha: float | None = None,
+    noise_epsilon: float = 0.25,
     progress: Callable[[int, int], object] | None = None,
 ) -> Path:
     """Plays games ``first_game .. first_game + games - 1`` of the run seeded
@@ -133,12 +133,23 @@ def selfplay(
     Each decision with two or more legal actions is searched with
     ``iterations`` MCTS iterations; for the first ``temperature_moves``
     decisions of a game the move is sampled in proportion to the visit
-    counts. Resumes an existing run with the same settings (games already
-    stored are skipped); a directory holding a run with other settings is a
+    counts. With ``network`` (a network file) the searches are AlphaZero-style
+    PUCT guided by it; ``noise_alpha`` adds Dirichlet noise of that
+    concentration to the root prior, with weight ``noise_epsilon``. The
+    network's path and SHA-256 are recorded in ``run.json``. Resumes an
+    existing run with the same settings (games already stored are skipped);
+    a directory holding a run with other settings is a
     :class:`~splendor.errors.ConfigError`, raised before any game is played.
     ``progress(done, total)`` is called after each stored game.
     """
+    net = None
+    if network is not None:
+        net = _core.Network.load(network)
     settings = SelfPlaySettings(
+        network=None if network is None else str(network),
+        network_sha256=None if net is None else net.sha256,
+        noise_alpha=noise_alpha,
+        noise_epsilon=noise_epsilon,
         variant=variant,
         players=players,
         seed=seed,
@@ -220,6 +231,9 @@ def selfplay(
         prior_temperature=prior_temperature,
         rollout_depth=rollout_depth,
         temperature_moves=temperature_moves,
+        network=net,
+        noise_alpha=noise_alpha,
+        noise_epsilon=noise_epsilon,
     )
     flush(force=True)
     return run
@@ -229,6 +243,14 @@ def regenerate(run_dir: str | os.PathLike[str], game_ids: Iterable[int]) -> dict
     """Plays the given games of a run again from its ``run.json`` and returns
     their samples (as one shard): equal to what the run stored for them."""
     settings = json.loads((Path(run_dir) / "run.json").read_text())
+    net = None
+    if settings["network"] is not None:
+        net = _core.Network.load(settings["network"])
+        if net.sha256 != settings["network_sha256"]:
+            raise ConfigError(
+                f"{settings['network']} is not the network that played this run "
+                f"(SHA-256 {net.sha256}, the run names {settings['network_sha256']})"
+            )
     parts: list[dict[str, np.ndarray]] = []
     _core.selfplay_games(
         settings["variant"],
@@ -243,6 +265,9 @@ def regenerate(run_dir: str | os.PathLike[str], game_ids: Iterable[int]) -> dict
         prior_temperature=settings["prior_temperature"],
         rollout_depth=settings["rollout_depth"],
         temperature_moves=settings["temperature_moves"],
+        network=net,
+        noise_alpha=settings["noise_alpha"],
+        noise_epsilon=settings["noise_epsilon"],
     )
     if not parts:
         raise ConfigError("no game ids given")

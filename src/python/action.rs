@@ -12,6 +12,7 @@ use std::hash::{Hash, Hasher};
 pub(crate) struct VariantInfo {
     pub name: &'static str,
     pub num_actions: usize,
+    pub observation_size: usize,
     pub text: fn(Action) -> String,
 }
 
@@ -20,6 +21,7 @@ impl VariantInfo {
         Self {
             name: G::VARIANT,
             num_actions: G::NUM_ACTIONS,
+            observation_size: G::OBSERVATION_SIZE,
             text: G::action_text,
         }
     }

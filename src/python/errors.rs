@@ -10,6 +10,7 @@ pyo3::import_exception!(splendor.errors, InvalidActionError);
 pyo3::import_exception!(splendor.errors, InvalidStateError);
 pyo3::import_exception!(splendor.errors, ConfigError);
 pyo3::import_exception!(splendor.errors, CardDataError);
+pyo3::import_exception!(splendor.errors, NetworkError);
 
 /// The Python exception for an engine error, keeping its message.
 pub(crate) fn to_py(e: GameError) -> PyErr {
@@ -19,6 +20,7 @@ pub(crate) fn to_py(e: GameError) -> PyErr {
         GameError::InvalidState(m) => InvalidStateError::new_err(m),
         GameError::Config(m) => ConfigError::new_err(m),
         GameError::CardData(m) => CardDataError::new_err(m),
+        GameError::Network(m) => NetworkError::new_err(m),
     }
 }
 

@@ -13,6 +13,7 @@ pub(crate) mod action;
 pub(crate) mod errors;
 mod games;
 mod marvel_data;
+mod network;
 pub(crate) mod search;
 mod selfplay;
 pub(crate) mod state;
@@ -205,5 +206,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(random_playout, m)?)?;
     search::register(m)?;
     m.add_function(wrap_pyfunction!(selfplay::selfplay_games, m)?)?;
+    m.add_class::<network::PyNetwork>()?;
     Ok(())
 }

@@ -8,6 +8,7 @@
 
 use super::action::{ok, PyAction, VariantInfo};
 use super::errors;
+use super::network::PyNetwork;
 use super::state::Seed;
 use crate::game::{Action, Game, GameError};
 use crate::search::arena::REASONS;
@@ -180,7 +181,12 @@ fn search_config(
     rollout_depth: i64,
     exploration: f64,
     prior_temperature: Option<f64>,
+    network: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<SearchConfig> {
+    let network = network
+        .filter(|n| !n.is_none())
+        .map(PyNetwork::argument)
+        .transpose()?;
     let iterations = match (iterations, time_limit) {
         (Some(n), _) => non_negative("iterations", n)?,
         (None, Some(_)) => 0,
@@ -202,6 +208,7 @@ fn search_config(
             Some(temperature) => Selection::Puct { temperature },
             None => Selection::Uct,
         },
+        network,
         ..SearchConfig::default()
     };
     ok(cfg.validate())?;
@@ -220,9 +227,9 @@ pub(crate) struct PyMctsBot {
 #[pymethods]
 impl PyMctsBot {
     #[new]
-    #[pyo3(signature = (iterations=None, time_limit=None, threads=1, seed=Seed(0), max_nodes=DEFAULT_MAX_NODES, rollout_depth=24, exploration=0.7, prior_temperature=Some(0.02)))]
+    #[pyo3(signature = (iterations=None, time_limit=None, threads=1, seed=Seed(0), max_nodes=DEFAULT_MAX_NODES, rollout_depth=24, exploration=0.7, prior_temperature=Some(0.02), network=None))]
     #[pyo3(
-        text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02)"
+        text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -234,6 +241,7 @@ impl PyMctsBot {
         rollout_depth: i64,
         exploration: f64,
         prior_temperature: Option<f64>,
+        network: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let config = search_config(
             iterations,
@@ -244,6 +252,7 @@ impl PyMctsBot {
             rollout_depth,
             exploration,
             prior_temperature,
+            network,
         )?;
         let bot = ok(bots::MctsBot::new(config.clone()))?;
         Ok(Self {
@@ -272,10 +281,20 @@ impl PyMctsBot {
         self.config.threads
     }
 
+    /// SHA-256 of the network file, or None for the rollout search.
+    #[getter]
+    fn network_sha256(&self) -> Option<String> {
+        self.config.network.as_ref().map(|n| n.sha256_hex())
+    }
+
     fn __repr__(&self) -> String {
         let c = &self.config;
+        let network = match &c.network {
+            Some(n) => format!(", network=<{}>", &n.sha256_hex()[..12]),
+            None => String::new(),
+        };
         format!(
-            "MctsBot(iterations={}, time_limit={}, threads={}, seed={}, max_nodes={}, rollout_depth={}, exploration={}, prior_temperature={})",
+            "MctsBot(iterations={}, time_limit={}, threads={}, seed={}, max_nodes={}, rollout_depth={}, exploration={}, prior_temperature={}{network})",
             c.iterations,
             c.time_limit.map_or("None".into(), |t| t.to_string()),
             c.threads,
@@ -376,9 +395,9 @@ impl StateFn for SearchFn<'_> {
 
 /// Searches `state` for the player to move, with the GIL released.
 #[pyfunction]
-#[pyo3(signature = (state, *, iterations=None, time_limit=None, threads=1, seed=Seed(0), max_nodes=DEFAULT_MAX_NODES, rollout_depth=24, exploration=0.7, prior_temperature=Some(0.02)))]
+#[pyo3(signature = (state, *, iterations=None, time_limit=None, threads=1, seed=Seed(0), max_nodes=DEFAULT_MAX_NODES, rollout_depth=24, exploration=0.7, prior_temperature=Some(0.02), network=None))]
 #[pyo3(
-    text_signature = "(state, *, iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02)"
+    text_signature = "(state, *, iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn search(
@@ -392,6 +411,7 @@ fn search(
     rollout_depth: i64,
     exploration: f64,
     prior_temperature: Option<f64>,
+    network: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PySearchResult> {
     let cfg = search_config(
         iterations,
@@ -402,6 +422,7 @@ fn search(
         rollout_depth,
         exploration,
         prior_temperature,
+        network,
     )?;
     super::with_state(state, SearchFn { cfg, py })?
 }

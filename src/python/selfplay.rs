@@ -5,10 +5,11 @@
 
 use super::action::ok;
 use super::errors;
+use super::network::PyNetwork;
 use super::search::VariantFn;
 use super::state::Seed;
 use crate::game::Game;
-use crate::search::{SearchConfig, Selection};
+use crate::search::{RootNoise, SearchConfig, Selection};
 use crate::selfplay::{play_games, GameRecord, SelfPlayConfig};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
@@ -110,11 +111,14 @@ impl VariantFn for SelfPlayFn {
 /// game, a dict of NumPy arrays (`obs`, `mask`, `policy`, `returns`, `ply`)
 /// and its `game_id`, `game_seed`, `decisions`, `reason`, `winners`. Returns
 /// the number of games handed over. An exception in `on_game` (or Ctrl-C)
-/// stops every thread after its current decision and is re-raised.
+/// stops every thread after its current decision and is re-raised. With a
+/// `network` (a `Network` or a path) the searches are guided by it; with
+/// `noise_alpha` the root prior gets Dirichlet noise (`noise_epsilon` its
+/// weight).
 #[pyfunction]
-#[pyo3(signature = (variant, game_ids, on_game, *, players=2, seed=Seed(0), turn_cap=100, threads=1, iterations=800, exploration=0.7, prior_temperature=Some(0.02), rollout_depth=24, temperature_moves=20))]
+#[pyo3(signature = (variant, game_ids, on_game, *, players=2, seed=Seed(0), turn_cap=100, threads=1, iterations=800, exploration=0.7, prior_temperature=Some(0.02), rollout_depth=24, temperature_moves=20, network=None, noise_alpha=None, noise_epsilon=0.25))]
 #[pyo3(
-    text_signature = "(variant, game_ids, on_game, *, players=2, seed=0, turn_cap=100, threads=1, iterations=800, exploration=0.7, prior_temperature=0.02, rollout_depth=24, temperature_moves=20)"
+    text_signature = "(variant, game_ids, on_game, *, players=2, seed=0, turn_cap=100, threads=1, iterations=800, exploration=0.7, prior_temperature=0.02, rollout_depth=24, temperature_moves=20, network=None, noise_alpha=None, noise_epsilon=0.25)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn selfplay_games(
@@ -131,6 +135,9 @@ pub(crate) fn selfplay_games(
     prior_temperature: Option<f64>,
     rollout_depth: i64,
     temperature_moves: i64,
+    network: Option<&Bound<'_, PyAny>>,
+    noise_alpha: Option<f64>,
+    noise_epsilon: f64,
 ) -> PyResult<usize> {
     let int = |name: &str, v: i64, lo: i64, hi: i64| -> PyResult<i64> {
         if (lo..=hi).contains(&v) {
@@ -159,6 +166,11 @@ pub(crate) fn selfplay_games(
                 Some(temperature) => Selection::Puct { temperature },
                 None => Selection::Uct,
             },
+            network: network.map(PyNetwork::argument).transpose()?,
+            root_noise: noise_alpha.map(|alpha| RootNoise {
+                alpha,
+                epsilon: noise_epsilon,
+            }),
             ..SearchConfig::default()
         },
     };

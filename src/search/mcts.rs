@@ -13,8 +13,11 @@
 //! Rewards are `Outcome::returns()` at a terminal state, or a heuristic
 //! evaluation (see [`CutEval`]) when a rollout reaches its depth cap.
 
+use super::noise::{dirichlet, RootNoise};
 use crate::game::{Action, ActionList, Game, GameError, Player, MAX_PLAYERS};
+use crate::nn::{Network, Scratch};
 use crate::rng::SplitMix64;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How rollouts choose their moves.
@@ -118,6 +121,15 @@ pub struct SearchConfig {
     pub cut_eval: CutEval,
     /// How the tree picks among a node's children.
     pub selection: Selection,
+    /// A policy/value network. With one, the search is AlphaZero's PUCT:
+    /// a node is expanded on its first visit with the network's prior over
+    /// the legal actions and the network's value is backed up, with no
+    /// rollout (`selection`, `rollout`, `rollout_depth` and `cut_eval` are
+    /// then unused). Compared by the file's SHA-256.
+    pub network: Option<Arc<Network>>,
+    /// Dirichlet noise on the root prior, for self-play exploration only;
+    /// needs a prior (PUCT selection or a network).
+    pub root_noise: Option<RootNoise>,
 }
 
 impl Default for SearchConfig {
@@ -133,6 +145,8 @@ impl Default for SearchConfig {
             rollout: RolloutPolicy::Informed { epsilon: 0.3 },
             cut_eval: CutEval::Relative,
             selection: Selection::Puct { temperature: 0.02 },
+            network: None,
+            root_noise: None,
         }
     }
 }
@@ -171,6 +185,23 @@ impl SearchConfig {
                 return bad(format!(
                     "prior_temperature must be a finite number > 0, got {temperature}"
                 ));
+            }
+        }
+        if let Some(RootNoise { alpha, epsilon }) = self.root_noise {
+            if !alpha.is_finite() || alpha <= 0.0 {
+                return bad(format!(
+                    "root noise alpha must be a finite number > 0, got {alpha}"
+                ));
+            }
+            if !(0.0..=1.0).contains(&epsilon) {
+                return bad(format!(
+                    "root noise epsilon must be in [0, 1], got {epsilon}"
+                ));
+            }
+            if self.network.is_none() && self.selection == Selection::Uct {
+                return bad(
+                    "root noise mixes into a prior: it needs PUCT selection or a network".into(),
+                );
             }
         }
         if let RolloutPolicy::Greedy { epsilon }
@@ -279,11 +310,21 @@ struct Tree<G: Game> {
     mast: Vec<(f32, u32)>,
     /// `(player, action)` of every rollout move of this iteration.
     trace: Vec<(Player, Action)>,
+    /// Network buffers: present when the search has a network.
+    eval: Option<NetworkBuffers>,
     _game: std::marker::PhantomData<G>,
 }
 
+/// What a tree needs to evaluate its network without allocating.
+struct NetworkBuffers {
+    scratch: Scratch,
+    observation: Vec<f32>,
+    prior: Vec<f32>,
+    value: Vec<f32>,
+}
+
 impl<G: Game> Tree<G> {
-    fn new(seed: u64, capacity: usize) -> Self {
+    fn new(seed: u64, capacity: usize, network: Option<&Network>) -> Self {
         let mut nodes = Vec::with_capacity(capacity);
         nodes.push(Node::new(Action(0), 0));
         Self {
@@ -294,6 +335,12 @@ impl<G: Game> Tree<G> {
             rng: SplitMix64::new(seed),
             mast: Vec::new(),
             trace: Vec::with_capacity(64),
+            eval: network.map(|net| NetworkBuffers {
+                scratch: net.scratch(),
+                observation: vec![0.0; G::OBSERVATION_SIZE],
+                prior: Vec::with_capacity(crate::game::MAX_LEGAL_ACTIONS),
+                value: vec![0.0; net.players()],
+            }),
             _game: std::marker::PhantomData,
         }
     }
@@ -304,10 +351,14 @@ impl<G: Game> Tree<G> {
         self.path.clear();
         self.path.push(0);
         let mut node = 0u32;
+        let network = cfg.network.as_deref();
         let (puct, temperature) = match cfg.selection {
+            _ if network.is_some() => (true, 0.0),
             Selection::Uct => (false, 0.0),
             Selection::Puct { temperature } => (true, temperature),
         };
+        // The network's value at the leaf, when this iteration evaluated one.
+        let mut leaf_value = None;
         while let Some(mover) = state.current_player() {
             state.legal_actions(&mut self.legal);
             if self.legal.is_empty() {
@@ -315,12 +366,22 @@ impl<G: Game> Tree<G> {
                 // contract; score it as it stands instead of looping.
                 break;
             }
-            if puct
-                && self.nodes[node as usize].first_child == NONE
-                && (node == 0 || self.nodes[node as usize].visits > 0)
-                && self.nodes.len() + self.legal.len() <= cfg.max_nodes
-            {
+            let fresh = self.nodes[node as usize].first_child == NONE;
+            let room = self.nodes.len() + self.legal.len() <= cfg.max_nodes;
+            if let Some(net) = network.filter(|_| fresh) {
+                // AlphaZero: a leaf is expanded on its first visit with the
+                // network's prior, and its value is backed up.
+                let value = self.evaluate_network(net, &state, mover);
+                if room {
+                    self.expand_with_prior(node, mover);
+                    self.add_root_noise(node, cfg);
+                }
+                leaf_value = Some(value);
+                break;
+            }
+            if puct && fresh && (node == 0 || self.nodes[node as usize].visits > 0) && room {
                 self.expand_all(node, &state, mover, temperature);
+                self.add_root_noise(node, cfg);
             }
             for a in self.legal.as_slice() {
                 self.untried[a.index() >> 6] |= 1 << (a.index() & 63);
@@ -402,27 +463,43 @@ impl<G: Game> Tree<G> {
                 self.nodes.push(child);
                 state.apply_unchecked(a);
                 self.path.push(idx);
+                if network.is_some() {
+                    // The new child is a leaf: the network evaluates it on
+                    // the next turn of the loop.
+                    node = idx;
+                    continue;
+                }
                 break;
             }
             if best == NONE {
-                // Node cap reached and no child is legal here: roll out.
+                // Node cap reached and no child is legal here: roll out (or
+                // evaluate with the network, below).
                 break;
             }
             state.apply_unchecked(self.nodes[best as usize].action);
             self.path.push(best);
-            if self.nodes[best as usize].visits == 0 {
+            if self.nodes[best as usize].visits == 0 && network.is_none() {
                 // A PUCT leaf: roll out from it.
                 break;
             }
             node = best;
         }
-        let rewards = self.rollout(&mut state, cfg);
+        let rewards = match (leaf_value, network) {
+            (Some(v), _) => v,
+            (None, None) => self.rollout(&mut state, cfg),
+            (None, Some(net)) => match (state.outcome(), state.current_player()) {
+                (Some(o), _) => o.returns(),
+                // The node cap stopped the growth: evaluate without expanding.
+                (None, Some(mover)) => self.evaluate_network(net, &state, mover),
+                (None, None) => [0.0; MAX_PLAYERS],
+            },
+        };
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
             n.value += rewards[n.player as usize] as f64;
         }
-        if cfg.rollout.uses_mast() {
+        if network.is_none() && cfg.rollout.uses_mast() {
             // The root (path[0]) carries no action.
             for &i in &self.path[1..] {
                 let n = self.nodes[i as usize];
@@ -435,6 +512,65 @@ impl<G: Game> Tree<G> {
                 e.0 += rewards[p as usize];
                 e.1 += 1;
             }
+        }
+    }
+
+    /// Evaluates the network on `mover`'s observation of `state` (the
+    /// determinization: it holds nothing `mover`'s root player could not
+    /// see); leaves the prior over `self.legal` in the buffers and returns
+    /// the value per seat (seat `p` gets `value[(p - mover) mod P]`).
+    fn evaluate_network(&mut self, net: &Network, state: &G, mover: Player) -> [f32; MAX_PLAYERS] {
+        let buf = self
+            .eval
+            .as_mut()
+            .expect("a tree of a search with a network has its buffers");
+        state.observation(mover, &mut buf.observation);
+        buf.prior.clear();
+        buf.prior.resize(self.legal.len(), 0.0);
+        net.evaluate_legal(
+            &buf.observation,
+            &mut buf.scratch,
+            self.legal.as_slice(),
+            &mut buf.prior,
+            &mut buf.value,
+        );
+        let players = buf.value.len();
+        let mut out = [0.0; MAX_PLAYERS];
+        for (p, slot) in out.iter_mut().enumerate().take(players) {
+            *slot = buf.value[(p + players - mover as usize) % players];
+        }
+        out
+    }
+
+    /// Creates a child of `node` for every legal action with the prior the
+    /// last [`Tree::evaluate_network`] left in the buffers.
+    fn expand_with_prior(&mut self, node: u32, mover: Player) {
+        let buf = self.eval.as_ref().expect("network buffers");
+        for (&a, &p) in self.legal.as_slice().iter().zip(&buf.prior) {
+            let mut child = Node::new(a, mover);
+            child.prior = p;
+            child.next_sibling = self.nodes[node as usize].first_child;
+            self.nodes[node as usize].first_child = self.nodes.len() as u32;
+            self.nodes.push(child);
+        }
+    }
+
+    /// Mixes Dirichlet noise into the priors of the root's children (just
+    /// created) when the search asks for it.
+    fn add_root_noise(&mut self, node: u32, cfg: &SearchConfig) {
+        let Some(RootNoise { alpha, epsilon }) = cfg.root_noise.filter(|_| node == 0) else {
+            return;
+        };
+        let mut eta = [0.0f64; crate::game::MAX_LEGAL_ACTIONS];
+        let n = self.legal.len();
+        dirichlet(&mut self.rng, alpha, &mut eta[..n]);
+        let mut c = self.nodes[0].first_child;
+        let mut k = 0;
+        while c != NONE {
+            let ch = &mut self.nodes[c as usize];
+            ch.prior = ((1.0 - epsilon) * f64::from(ch.prior) + epsilon * eta[k]) as f32;
+            k += 1;
+            c = ch.next_sibling;
         }
     }
 
@@ -644,7 +780,7 @@ fn run_tree<G: Game>(
     } else {
         cfg.max_nodes.min(1 << 16)
     };
-    let mut tree = Tree::<G>::new(seed, capacity);
+    let mut tree = Tree::<G>::new(seed, capacity, cfg.network.as_deref());
     let mut done = 0u64;
     loop {
         tree.iterate(state, observer, cfg);
@@ -689,6 +825,9 @@ pub fn search<G: Game>(state: &G, cfg: &SearchConfig) -> Result<SearchResult, Ga
             "cannot search a finished game: the state is terminal".into(),
         ));
     };
+    if let Some(net) = &cfg.network {
+        net.check_game::<G>(state.num_players())?;
+    }
     let start = Instant::now();
     let deadline = cfg.deadline(start);
     let threads = cfg.threads;

@@ -7,6 +7,10 @@
 //! - [`arena`]: many seeded games between bots with seat rotation and paired
 //!   deals, in parallel, with win rates and confidence intervals.
 //! - [`stats`]: the Wilson score interval.
+//! - [`noise`]: Dirichlet noise for the root prior (self-play exploration).
+//!
+//! With [`SearchConfig::network`] set, the tree policy is AlphaZero's PUCT
+//! with the network's prior and value and no rollouts (`docs/network.md`).
 //!
 //! Defaults (see [`SearchConfig::default`]) were tuned on the base game with
 //! `examples/match.rs` against the one-ply greedy bot at 1,000 iterations per
@@ -20,9 +24,11 @@
 pub mod arena;
 pub mod bots;
 pub mod mcts;
+pub mod noise;
 pub mod stats;
 
 pub use arena::{play_match, BotStats, MatchConfig, MatchResult};
 pub use bots::{Bot, BotSpec, GreedyBot, MctsBot, RandomBot};
 pub use mcts::{search, CutEval, RolloutPolicy, SearchConfig, SearchResult, Selection};
+pub use noise::RootNoise;
 pub use stats::wilson_interval;

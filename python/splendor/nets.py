@@ -1,0 +1,87 @@
+"""Networks shipped with the package, and ``net:`` bot specs.
+
+A ``net:N@PATH`` or ``net:Ts@PATH`` spec is the search with the network file at
+PATH (N iterations or T seconds per move). ``net:N`` / ``net:Ts`` without a path
+name the network shipped for the game being played,
+``splendor/data/nets/<variant>-<players>p.safetensors``; only Python knows where
+the package data lives, so this module rewrites such specs to ``net:...@PATH``
+before they reach the engine.
+
+>>> resolve_bot_spec("mcts:1000", "base", 2)
+'mcts:1000'
+>>> resolve_bot_spec("net:400@best.safetensors", "base", 2)
+'net:400@best.safetensors'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from splendor import _core
+from splendor.errors import ConfigError
+
+#: Where the shipped networks live.
+NETS_DIR = Path(__file__).resolve().parent / "data" / "nets"
+
+BotLike = _core.RandomBot | _core.GreedyBot | _core.MctsBot | str
+
+
+def shipped_network_path(variant: str, players: int) -> Path:
+    """The shipped network file for ``variant`` with ``players`` players.
+
+    Raises:
+        ConfigError: No network is shipped for that game.
+    """
+    path = NETS_DIR / f"{variant}-{players}p.safetensors"
+    if not path.is_file():
+        raise ConfigError(
+            f"no network is shipped for {variant} with {players} players "
+            f"(looked for {path}); give a file instead, e.g. net:400@best.safetensors"
+        )
+    return path
+
+
+def resolve_bot_spec(spec: str, variant: str, players: int) -> str:
+    """``spec`` with a path-less ``net:N`` / ``net:Ts`` turned into
+    ``net:N@<shipped network>``; any other spec unchanged.
+
+    Raises:
+        ConfigError: A path-less ``net:`` spec and no network shipped for the game.
+    """
+    text = spec.strip()
+    if text[:4].lower() == "net:" and "@" not in text:
+        return f"{text}@{shipped_network_path(variant, players)}"
+    return spec
+
+
+def match(
+    bots: Sequence[BotLike],
+    *,
+    variant: str = "base",
+    players: int = 2,
+    games: int = 100,
+    seed: int = 0,
+    threads: int = 1,
+    turn_cap: int = 100,
+    progress: Callable[[int, int], object] | None = None,
+) -> _core.MatchResult:
+    """:func:`splendor._core.match` with ``net:N`` / ``net:Ts`` specs resolved to
+    the shipped network for ``variant`` and ``players``; same arguments.
+
+    Raises:
+        ConfigError: A bad bot, variant, player count, game or thread count, or
+            a path-less ``net:`` spec with no shipped network.
+        NetworkError: A bad network file, or one for another game.
+    """
+    resolved = [resolve_bot_spec(b, variant, players) if isinstance(b, str) else b for b in bots]
+    return _core.match(
+        resolved,
+        variant=variant,
+        players=players,
+        games=games,
+        seed=seed,
+        threads=threads,
+        turn_cap=turn_cap,
+        progress=progress,
+    )

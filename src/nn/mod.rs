@@ -1,0 +1,532 @@
+//! A policy/value network read from a `.safetensors` file and evaluated in
+//! plain Rust, with no Python in the loop.
+//!
+//! The file format (metadata keys, tensor names and shapes) is specified in
+//! `docs/network.md`: a ReLU MLP over the observation with a policy head (one
+//! logit per action id) and a value head (one logit per seat, rotated so
+//! column 0 is the player to move). [`Network::from_bytes`] checks every key,
+//! name, shape and dtype and refuses non-finite weights, so a loaded network
+//! can be evaluated without further checks.
+//!
+//! Evaluation writes into a [`Scratch`] the caller keeps (one per thread), so
+//! it never allocates.
+
+pub mod kernel;
+
+use crate::game::{Action, Game, GameError, MAX_PLAYERS};
+use crate::rng::SplitMix64;
+use safetensors::tensor::{Dtype, SafeTensors, TensorView};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+
+/// The value of the `format` metadata key this version reads and writes.
+pub const FORMAT: &str = "splendor-net/1";
+
+/// Widest hidden layer accepted (a guard against absurd headers).
+const MAX_WIDTH: usize = 1 << 16;
+
+/// One dense layer, its weight kept in the layout its kernel wants.
+#[derive(Clone)]
+struct Dense {
+    inputs: usize,
+    outputs: usize,
+    /// Row-major `[inputs, outputs]` (transposed) for the trunk,
+    /// `[outputs, inputs]` (as stored) for the heads.
+    weight: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+/// A loaded network: immutable, shared between threads behind an `Arc`.
+#[derive(Clone)]
+pub struct Network {
+    variant: String,
+    players: usize,
+    obs_size: usize,
+    num_actions: usize,
+    hidden: Vec<usize>,
+    provenance: String,
+    sha256: [u8; 32],
+    /// The trunk, the input normalisation folded into its first layer.
+    trunk: Vec<Dense>,
+    policy: Dense,
+    value: Dense,
+}
+
+/// Two networks are equal when their files are (same SHA-256), so a
+/// `SearchConfig` holding one still compares by content.
+impl PartialEq for Network {
+    fn eq(&self, other: &Self) -> bool {
+        self.sha256 == other.sha256
+    }
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Network")
+            .field("variant", &self.variant)
+            .field("players", &self.players)
+            .field("hidden", &self.hidden)
+            .field("sha256", &self.sha256_hex())
+            .finish()
+    }
+}
+
+/// Per-thread buffers of an evaluation.
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    a: Vec<f32>,
+    b: Vec<f32>,
+    rows: Vec<usize>,
+}
+
+fn bad(msg: String) -> GameError {
+    GameError::Network(msg)
+}
+
+fn metadata_value<'a>(meta: &'a HashMap<String, String>, key: &str) -> Result<&'a str, GameError> {
+    meta.get(key)
+        .map(String::as_str)
+        .ok_or_else(|| bad(format!("network file: metadata key `{key}` is missing")))
+}
+
+fn parse_count(meta: &HashMap<String, String>, key: &str) -> Result<usize, GameError> {
+    let text = metadata_value(meta, key)?;
+    match text.trim().parse::<usize>() {
+        Ok(n) if n > 0 && n <= MAX_WIDTH => Ok(n),
+        _ => Err(bad(format!(
+            "network file: metadata `{key}` must be an integer in 1..={MAX_WIDTH}, got {text:?}"
+        ))),
+    }
+}
+
+impl Network {
+    /// Reads and validates a network file.
+    ///
+    /// Errors (`GameError::Network`): not a safetensors file (or truncated),
+    /// a missing or wrong metadata key, a missing, extra, misshapen or
+    /// non-`F32` tensor, or a non-finite weight. The message names the
+    /// problem.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, GameError> {
+        let (_, header) = SafeTensors::read_metadata(bytes)
+            .map_err(|e| bad(format!("not a valid safetensors network file: {e}")))?;
+        let tensors = SafeTensors::deserialize(bytes)
+            .map_err(|e| bad(format!("not a valid safetensors network file: {e}")))?;
+        let empty = HashMap::new();
+        let meta = header.metadata().as_ref().unwrap_or(&empty);
+        let format = metadata_value(meta, "format")?;
+        if format != FORMAT {
+            return Err(bad(format!(
+                "network file: format is {format:?}, this version reads {FORMAT:?}"
+            )));
+        }
+        let variant = metadata_value(meta, "variant")?.to_string();
+        if variant.is_empty() {
+            return Err(bad("network file: metadata `variant` is empty".into()));
+        }
+        let players = parse_count(meta, "players")?;
+        if players > MAX_PLAYERS {
+            return Err(bad(format!(
+                "network file: metadata `players` must be in 1..={MAX_PLAYERS}, got {players}"
+            )));
+        }
+        let obs_size = parse_count(meta, "obs_size")?;
+        let num_actions = parse_count(meta, "num_actions")?;
+        let hidden_text = metadata_value(meta, "hidden")?;
+        let hidden: Vec<usize> = hidden_text
+            .split(',')
+            .map(|w| w.trim().parse::<usize>().ok().filter(|&n| n > 0 && n <= MAX_WIDTH))
+            .collect::<Option<_>>()
+            .ok_or_else(|| {
+                bad(format!(
+                    "network file: metadata `hidden` must be comma-separated widths in 1..={MAX_WIDTH}, got {hidden_text:?}"
+                ))
+            })?;
+        let provenance = meta.get("provenance").cloned().unwrap_or_default();
+
+        let mut expected: Vec<(String, Vec<usize>)> = vec![
+            ("input.shift".into(), vec![obs_size]),
+            ("input.scale".into(), vec![obs_size]),
+        ];
+        let mut prev = obs_size;
+        for (i, &h) in hidden.iter().enumerate() {
+            expected.push((format!("trunk.{i}.weight"), vec![h, prev]));
+            expected.push((format!("trunk.{i}.bias"), vec![h]));
+            prev = h;
+        }
+        expected.push(("policy.weight".into(), vec![num_actions, prev]));
+        expected.push(("policy.bias".into(), vec![num_actions]));
+        expected.push(("value.weight".into(), vec![players, prev]));
+        expected.push(("value.bias".into(), vec![players]));
+        for name in tensors.names() {
+            if !expected.iter().any(|(n, _)| n == name) {
+                return Err(bad(format!("network file: unexpected tensor `{name}`")));
+            }
+        }
+        let read = |name: &str, shape: &[usize]| -> Result<Vec<f32>, GameError> {
+            let view: TensorView<'_> = tensors
+                .tensor(name)
+                .map_err(|_| bad(format!("network file: tensor `{name}` is missing")))?;
+            if view.dtype() != Dtype::F32 {
+                return Err(bad(format!(
+                    "network file: tensor `{name}` has dtype {:?}, expected F32",
+                    view.dtype()
+                )));
+            }
+            if view.shape() != shape {
+                return Err(bad(format!(
+                    "network file: tensor `{name}` has shape {:?}, expected {shape:?}",
+                    view.shape()
+                )));
+            }
+            let values: Vec<f32> = view
+                .data()
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            if let Some(k) = values.iter().position(|v| !v.is_finite()) {
+                return Err(bad(format!(
+                    "network file: tensor `{name}` has a non-finite value at flat index {k}"
+                )));
+            }
+            Ok(values)
+        };
+        let shift = read("input.shift", &[obs_size])?;
+        let scale = read("input.scale", &[obs_size])?;
+        let mut trunk = Vec::with_capacity(hidden.len());
+        let mut prev = obs_size;
+        for (i, &h) in hidden.iter().enumerate() {
+            let w = read(&format!("trunk.{i}.weight"), &[h, prev])?;
+            let mut bias = read(&format!("trunk.{i}.bias"), &[h])?;
+            // Transposed for `gemv_cols`: row `k` holds input k's weights.
+            // The input normalisation is folded into the first layer,
+            // `W ((x - shift) * scale) + b = (W diag(scale)) x + (b - W (shift * scale))`,
+            // so the layer reads the raw observation, whose many zeros
+            // `gemv_cols` skips.
+            let mut weight = vec![0.0; w.len()];
+            for o in 0..h {
+                let mut shifted = 0.0f64;
+                for k in 0..prev {
+                    let (mut wk, mut sk) = (w[o * prev + k], 0.0);
+                    if i == 0 {
+                        sk = shift[k] * scale[k];
+                        wk *= scale[k];
+                    }
+                    shifted += f64::from(w[o * prev + k]) * f64::from(sk);
+                    weight[k * h + o] = wk;
+                }
+                bias[o] = (f64::from(bias[o]) - shifted) as f32;
+            }
+            if let Some(k) = weight.iter().chain(&bias).position(|v| !v.is_finite()) {
+                return Err(bad(format!(
+                    "network file: the input normalisation overflows trunk.0 (value {k})"
+                )));
+            }
+            trunk.push(Dense {
+                inputs: prev,
+                outputs: h,
+                weight,
+                bias,
+            });
+            prev = h;
+        }
+        let policy = Dense {
+            inputs: prev,
+            outputs: num_actions,
+            weight: read("policy.weight", &[num_actions, prev])?,
+            bias: read("policy.bias", &[num_actions])?,
+        };
+        let value = Dense {
+            inputs: prev,
+            outputs: players,
+            weight: read("value.weight", &[players, prev])?,
+            bias: read("value.bias", &[players])?,
+        };
+        Ok(Network {
+            variant,
+            players,
+            obs_size,
+            num_actions,
+            hidden,
+            provenance,
+            sha256: Sha256::digest(bytes).into(),
+            trunk,
+            policy,
+            value,
+        })
+    }
+
+    /// Reads a network file from disk (see [`Network::from_bytes`]).
+    pub fn load(path: impl AsRef<Path>) -> Result<Network, GameError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path)
+            .map_err(|e| bad(format!("cannot read network file {}: {e}", path.display())))?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// The variant it was trained for (`base`, `duel`, `marvel`).
+    pub fn variant(&self) -> &str {
+        &self.variant
+    }
+    /// The player count it was trained for.
+    pub fn players(&self) -> usize {
+        self.players
+    }
+    /// Length of the observation it reads.
+    pub fn obs_size(&self) -> usize {
+        self.obs_size
+    }
+    /// Number of policy logits (the variant's action-space size).
+    pub fn num_actions(&self) -> usize {
+        self.num_actions
+    }
+    /// Hidden widths of the trunk.
+    pub fn hidden(&self) -> &[usize] {
+        &self.hidden
+    }
+    /// The `provenance` metadata (empty when absent).
+    pub fn provenance(&self) -> &str {
+        &self.provenance
+    }
+    /// SHA-256 of the file the network was read from.
+    pub fn sha256(&self) -> [u8; 32] {
+        self.sha256
+    }
+    /// [`Network::sha256`] as lower-case hex.
+    pub fn sha256_hex(&self) -> String {
+        self.sha256.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Checks that the network fits games of `G` with `players` seats.
+    pub fn check_game<G: Game>(&self, players: usize) -> Result<(), GameError> {
+        if self.variant != G::VARIANT || self.players != players {
+            return Err(bad(format!(
+                "the network is for {} with {} players, not {} with {players}",
+                self.variant,
+                self.players,
+                G::VARIANT
+            )));
+        }
+        if self.obs_size != G::OBSERVATION_SIZE || self.num_actions != G::NUM_ACTIONS {
+            return Err(bad(format!(
+                "the network reads observations of {} and scores {} actions; {} has {} and {}",
+                self.obs_size,
+                self.num_actions,
+                G::VARIANT,
+                G::OBSERVATION_SIZE,
+                G::NUM_ACTIONS
+            )));
+        }
+        Ok(())
+    }
+
+    /// Buffers for [`Network::evaluate`]; keep one per thread.
+    pub fn scratch(&self) -> Scratch {
+        let widest = self.hidden.iter().copied().max().unwrap_or(0);
+        Scratch {
+            a: vec![0.0; widest],
+            b: vec![0.0; widest],
+            rows: Vec::with_capacity(crate::game::MAX_LEGAL_ACTIONS),
+        }
+    }
+
+    /// Runs the trunk; returns the last hidden layer (in `scratch`).
+    fn trunk<'s>(&self, obs: &[f32], scratch: &'s mut Scratch) -> &'s [f32] {
+        assert_eq!(obs.len(), self.obs_size, "observation length");
+        let Scratch { a, b, .. } = scratch;
+        let (mut cur, mut next) = (a, b);
+        let mut src: &[f32] = obs;
+        for layer in &self.trunk {
+            let out = &mut next[..layer.outputs];
+            kernel::gemv_cols(&layer.weight, &src[..layer.inputs], &layer.bias, out);
+            for v in out.iter_mut() {
+                *v = v.max(0.0);
+            }
+            std::mem::swap(&mut cur, &mut next);
+            src = &cur[..layer.outputs];
+        }
+        let last = self.trunk.last().map_or(0, |l| l.outputs);
+        &cur[..last]
+    }
+
+    /// The value head's softmax into `value` (`len == players`).
+    fn value_head(&self, h: &[f32], value: &mut [f32]) {
+        kernel::gemv_rows(&self.value.weight, h, &self.value.bias, value);
+        softmax(value);
+    }
+
+    /// Full evaluation: the policy logits of every action id
+    /// (`policy_logits.len() == num_actions`) and the value
+    /// (`value.len() == players`, column 0 = the player to move, sums to 1).
+    /// Panics when the slice lengths are wrong.
+    pub fn evaluate(
+        &self,
+        obs: &[f32],
+        scratch: &mut Scratch,
+        policy_logits: &mut [f32],
+        value: &mut [f32],
+    ) {
+        assert_eq!(policy_logits.len(), self.num_actions, "policy length");
+        assert_eq!(value.len(), self.players, "value length");
+        let h = self.trunk(obs, scratch);
+        debug_assert_eq!(h.len(), self.policy.inputs);
+        kernel::gemv_rows(&self.policy.weight, h, &self.policy.bias, policy_logits);
+        self.value_head(h, value);
+    }
+
+    /// What the search needs: the prior over `legal` (softmax of their
+    /// logits only, `prior.len() == legal.len()`) and the value as in
+    /// [`Network::evaluate`]. Only the legal rows of the policy head are
+    /// computed.
+    pub fn evaluate_legal(
+        &self,
+        obs: &[f32],
+        scratch: &mut Scratch,
+        legal: &[Action],
+        prior: &mut [f32],
+        value: &mut [f32],
+    ) {
+        assert_eq!(prior.len(), legal.len(), "prior length");
+        assert_eq!(value.len(), self.players, "value length");
+        let mut rows = std::mem::take(&mut scratch.rows);
+        rows.clear();
+        rows.extend(legal.iter().map(|a| a.index()));
+        let h = self.trunk(obs, scratch);
+        kernel::gemv_rows_subset(&self.policy.weight, h, &self.policy.bias, &rows, prior);
+        self.value_head(h, value);
+        softmax(prior);
+        scratch.rows = rows;
+    }
+}
+
+/// In-place softmax (max-shifted; an empty slice stays empty).
+pub fn softmax(xs: &mut [f32]) {
+    let top = xs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for x in xs.iter_mut() {
+        *x = (*x - top).exp();
+        sum += *x;
+    }
+    for x in xs.iter_mut() {
+        *x /= sum;
+    }
+}
+
+/// What a network file declares, for [`encode`].
+#[derive(Clone, Debug)]
+pub struct Header {
+    /// The variant name.
+    pub variant: String,
+    /// The player count.
+    pub players: usize,
+    /// Observation length.
+    pub obs_size: usize,
+    /// Action-space size.
+    pub num_actions: usize,
+    /// Hidden widths.
+    pub hidden: Vec<usize>,
+    /// Free text.
+    pub provenance: String,
+}
+
+/// Writes a network file: the metadata of `header` and `tensors` as
+/// `(name, shape, values)`, F32 little-endian, in the given order (no
+/// checks: tests use it to write bad files too). The header JSON has sorted
+/// keys, so the same network always gives the same bytes.
+pub fn encode(header: &Header, tensors: &[(String, Vec<usize>, Vec<f32>)]) -> Vec<u8> {
+    use serde_json::{json, Map, Value};
+    let hidden: Vec<String> = header.hidden.iter().map(usize::to_string).collect();
+    let mut top = Map::new();
+    top.insert(
+        "__metadata__".into(),
+        json!({
+            "format": FORMAT,
+            "variant": header.variant,
+            "players": header.players.to_string(),
+            "obs_size": header.obs_size.to_string(),
+            "num_actions": header.num_actions.to_string(),
+            "hidden": hidden.join(","),
+            "provenance": header.provenance,
+        }),
+    );
+    let mut data = Vec::new();
+    for (name, shape, values) in tensors {
+        let start = data.len();
+        data.extend(values.iter().flat_map(|x| x.to_le_bytes()));
+        top.insert(
+            name.clone(),
+            json!({"dtype": "F32", "shape": shape, "data_offsets": [start, data.len()]}),
+        );
+    }
+    let mut text = Value::Object(top).to_string().into_bytes();
+    // The data starts 8-byte aligned, as safetensors writers do.
+    while text.len() % 8 != 0 {
+        text.push(b' ');
+    }
+    let mut out = (text.len() as u64).to_le_bytes().to_vec();
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&data);
+    out
+}
+
+/// The tensors of a network of `header`'s shape with seeded uniform weights
+/// in `±1/sqrt(fan_in)` (biases too), shift 0 and scale 1: for tests and
+/// benchmarks.
+pub fn random_tensors(header: &Header, seed: u64) -> Vec<(String, Vec<usize>, Vec<f32>)> {
+    let mut rng = SplitMix64::new(seed);
+    let mut uniform = |n: usize, fan_in: usize| -> Vec<f32> {
+        let r = 1.0 / (fan_in as f64).sqrt();
+        (0..n)
+            .map(|_| ((rng.next_f64() * 2.0 - 1.0) * r) as f32)
+            .collect()
+    };
+    let o = header.obs_size;
+    let mut t = vec![
+        ("input.shift".to_string(), vec![o], vec![0.0; o]),
+        ("input.scale".to_string(), vec![o], vec![1.0; o]),
+    ];
+    let mut prev = o;
+    for (i, &h) in header.hidden.iter().enumerate() {
+        t.push((
+            format!("trunk.{i}.weight"),
+            vec![h, prev],
+            uniform(h * prev, prev),
+        ));
+        t.push((format!("trunk.{i}.bias"), vec![h], uniform(h, prev)));
+        prev = h;
+    }
+    let a = header.num_actions;
+    let p = header.players;
+    t.push((
+        "policy.weight".into(),
+        vec![a, prev],
+        uniform(a * prev, prev),
+    ));
+    t.push(("policy.bias".into(), vec![a], uniform(a, prev)));
+    t.push((
+        "value.weight".into(),
+        vec![p, prev],
+        uniform(p * prev, prev),
+    ));
+    t.push(("value.bias".into(), vec![p], uniform(p, prev)));
+    t
+}
+
+/// The header of a network for `G` with `players` seats and `hidden` widths.
+pub fn header_for<G: Game>(players: usize, hidden: &[usize]) -> Header {
+    Header {
+        variant: G::VARIANT.to_string(),
+        players,
+        obs_size: G::OBSERVATION_SIZE,
+        num_actions: G::NUM_ACTIONS,
+        hidden: hidden.to_vec(),
+        provenance: "{\"source\": \"random weights\"}".into(),
+    }
+}
+
+/// A random-weight network file for `G` (see [`random_tensors`]).
+pub fn random_network_bytes<G: Game>(players: usize, hidden: &[usize], seed: u64) -> Vec<u8> {
+    let header = header_for::<G>(players, hidden);
+    encode(&header, &random_tensors(&header, seed))
+}

@@ -1,0 +1,194 @@
+//! `splendor.Network`: a policy/value network file loaded into the Rust
+//! evaluator, usable by `search`, `MctsBot` and `match` with no Python in the
+//! search loop. Keeps the file's bytes so it pickles.
+
+use super::action::ok;
+use super::errors;
+use crate::game::GameError;
+use crate::nn::Network;
+use numpy::{PyArray1, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyTuple};
+use std::sync::Arc;
+
+/// A loaded network: check it fits a known variant (name and sizes).
+fn checked(net: Network) -> PyResult<Network> {
+    let Some(info) = super::variant_info(net.variant()) else {
+        return Err(errors::NetworkError::new_err(format!(
+            "the network is for variant {:?}, which this engine does not know (expected one of {})",
+            net.variant(),
+            super::VARIANTS.join(", ")
+        )));
+    };
+    if net.obs_size() != info.observation_size || net.num_actions() != info.num_actions {
+        return Err(errors::NetworkError::new_err(format!(
+            "the network reads observations of {} and scores {} actions; {} has {} and {}",
+            net.obs_size(),
+            net.num_actions(),
+            info.name,
+            info.observation_size,
+            info.num_actions
+        )));
+    }
+    Ok(net)
+}
+
+/// A policy/value network (`docs/network.md`), evaluated in Rust.
+#[pyclass(frozen, module = "splendor._core", name = "Network")]
+pub(crate) struct PyNetwork {
+    pub(crate) net: Arc<Network>,
+    bytes: Vec<u8>,
+}
+
+impl PyNetwork {
+    fn from_vec(bytes: Vec<u8>) -> PyResult<Self> {
+        let net = checked(ok(Network::from_bytes(&bytes))?)?;
+        Ok(Self {
+            net: Arc::new(net),
+            bytes,
+        })
+    }
+
+    /// A network argument: a `Network`, or a path (`str` / `os.PathLike`)
+    /// to read one from.
+    pub(crate) fn argument(obj: &Bound<'_, PyAny>) -> PyResult<Arc<Network>> {
+        if let Ok(n) = obj.cast::<PyNetwork>() {
+            return Ok(n.get().net.clone());
+        }
+        let path: std::path::PathBuf = obj.extract().map_err(|_| {
+            let name = obj
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "?".into());
+            errors::config(format!(
+                "network must be a splendor.Network, a path or None, not {name}"
+            ))
+        })?;
+        let bytes = std::fs::read(&path).map_err(|e| {
+            errors::NetworkError::new_err(format!(
+                "cannot read network file {}: {e}",
+                path.display()
+            ))
+        })?;
+        Ok(Self::from_vec(bytes)?.net)
+    }
+}
+
+#[pymethods]
+impl PyNetwork {
+    /// Reads a network file.
+    #[staticmethod]
+    fn load(path: std::path::PathBuf) -> PyResult<Self> {
+        let bytes = std::fs::read(&path).map_err(|e| {
+            errors::NetworkError::new_err(format!(
+                "cannot read network file {}: {e}",
+                path.display()
+            ))
+        })?;
+        Self::from_vec(bytes)
+    }
+
+    /// Reads a network from the bytes of a file.
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+        Self::from_vec(data.to_vec())
+    }
+
+    /// The bytes of the file it was read from.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.bytes)
+    }
+
+    #[getter]
+    fn variant(&self) -> &str {
+        self.net.variant()
+    }
+    #[getter]
+    fn players(&self) -> usize {
+        self.net.players()
+    }
+    #[getter]
+    fn hidden(&self) -> Vec<usize> {
+        self.net.hidden().to_vec()
+    }
+    #[getter]
+    fn obs_size(&self) -> usize {
+        self.net.obs_size()
+    }
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.net.num_actions()
+    }
+    #[getter]
+    fn provenance(&self) -> &str {
+        self.net.provenance()
+    }
+    #[getter]
+    fn sha256(&self) -> String {
+        self.net.sha256_hex()
+    }
+
+    /// `(policy_logits, value)` for an observation (float32 arrays of
+    /// `num_actions` and `players`; the value is a softmax, column 0 = the
+    /// player whose observation it is).
+    #[allow(clippy::type_complexity)]
+    fn evaluate<'py>(
+        &self,
+        py: Python<'py>,
+        observation: PyReadonlyArray1<'py, f32>,
+    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<f32>>)> {
+        let obs = observation.as_slice().map_err(|_| {
+            errors::config("observation must be a contiguous 1-d float32 array".into())
+        })?;
+        if obs.len() != self.net.obs_size() {
+            return Err(errors::to_py(GameError::Network(format!(
+                "the observation has {} values; the network reads {}",
+                obs.len(),
+                self.net.obs_size()
+            ))));
+        }
+        let obs = obs.to_vec();
+        let net = self.net.clone();
+        let (logits, value) = py.detach(move || {
+            let mut scratch = net.scratch();
+            let mut logits = vec![0.0; net.num_actions()];
+            let mut value = vec![0.0; net.players()];
+            net.evaluate(&obs, &mut scratch, &mut logits, &mut value);
+            (logits, value)
+        });
+        Ok((
+            PyArray1::from_vec(py, logits),
+            PyArray1::from_vec(py, value),
+        ))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyNetwork>()
+            .is_ok_and(|o| o.get().net.sha256() == self.net.sha256())
+    }
+
+    fn __hash__(&self) -> u64 {
+        let h = self.net.sha256();
+        u64::from_le_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]])
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let ctor = slf.get_type().getattr("from_bytes")?;
+        let args = PyTuple::new(py, [PyBytes::new(py, &slf.get().bytes)])?;
+        PyTuple::new(py, [ctor.into_any(), args.into_any()])
+    }
+
+    fn __repr__(&self) -> String {
+        let hidden: Vec<String> = self.net.hidden().iter().map(usize::to_string).collect();
+        format!(
+            "Network(variant={:?}, players={}, hidden=[{}], sha256={:?})",
+            self.net.variant(),
+            self.net.players(),
+            hidden.join(", "),
+            &self.net.sha256_hex()[..12]
+        )
+    }
+}

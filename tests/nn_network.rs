@@ -1,0 +1,301 @@
+//! The network file format of `docs/network.md`: what loads, what is refused
+//! and why, and the forward pass against a plain f64 reference.
+
+use splendor::game::{ActionList, Config, Game, GameError};
+use splendor::nn::{encode, header_for, random_tensors, Header, Network};
+use splendor::variants::base::BaseState;
+use splendor::variants::duel::DuelState;
+use splendor::SplitMix64;
+
+type Tensors = Vec<(String, Vec<usize>, Vec<f32>)>;
+
+fn base_header() -> Header {
+    header_for::<BaseState>(2, &[16, 8])
+}
+
+/// Random weights with a non-trivial input normalisation.
+fn tensors(header: &Header, seed: u64) -> Tensors {
+    let mut t = random_tensors(header, seed);
+    let mut rng = SplitMix64::new(seed ^ 99);
+    for (name, _, values) in &mut t {
+        if name == "input.shift" {
+            values.iter_mut().for_each(|v| *v = rng.next_f64() as f32);
+        } else if name == "input.scale" {
+            values
+                .iter_mut()
+                .for_each(|v| *v = 0.5 + rng.next_f64() as f32);
+        }
+    }
+    t
+}
+
+fn network_error(bytes: &[u8]) -> String {
+    match Network::from_bytes(bytes) {
+        Err(GameError::Network(m)) => m,
+        other => panic!("expected a network error, got {other:?}"),
+    }
+}
+
+fn get<'a>(t: &'a Tensors, name: &str) -> &'a [f32] {
+    &t.iter().find(|(n, _, _)| n == name).expect(name).2
+}
+
+/// The forward pass of the spec, in f64 with no tricks.
+fn reference(header: &Header, t: &Tensors, obs: &[f32]) -> (Vec<f64>, Vec<f64>) {
+    let shift = get(t, "input.shift");
+    let scale = get(t, "input.scale");
+    let mut x: Vec<f64> = (0..obs.len())
+        .map(|k| (f64::from(obs[k]) - f64::from(shift[k])) * f64::from(scale[k]))
+        .collect();
+    let dense = |w: &[f32], b: &[f32], x: &[f64]| -> Vec<f64> {
+        (0..b.len())
+            .map(|o| {
+                f64::from(b[o])
+                    + (0..x.len())
+                        .map(|k| f64::from(w[o * x.len() + k]) * x[k])
+                        .sum::<f64>()
+            })
+            .collect()
+    };
+    for i in 0..header.hidden.len() {
+        x = dense(
+            get(t, &format!("trunk.{i}.weight")),
+            get(t, &format!("trunk.{i}.bias")),
+            &x,
+        )
+        .into_iter()
+        .map(|v| v.max(0.0))
+        .collect();
+    }
+    let logits = dense(get(t, "policy.weight"), get(t, "policy.bias"), &x);
+    let v = dense(get(t, "value.weight"), get(t, "value.bias"), &x);
+    let top = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let e: Vec<f64> = v.iter().map(|x| (x - top).exp()).collect();
+    let s: f64 = e.iter().sum();
+    (logits, e.iter().map(|x| x / s).collect())
+}
+
+/// Observations of positions along a few seeded random games.
+fn positions() -> Vec<BaseState> {
+    let mut out = Vec::new();
+    for seed in 0..4 {
+        let mut s = BaseState::new_game(&Config {
+            seed,
+            ..Config::default()
+        })
+        .expect("a deal");
+        let mut rng = SplitMix64::new(seed);
+        let mut legal = ActionList::new();
+        while !s.is_terminal() && out.len() < 40 * (seed as usize + 1) {
+            out.push(s);
+            s.legal_actions(&mut legal);
+            let a = legal.as_slice()[rng.below(legal.len() as u64) as usize];
+            s.apply(a).expect("legal");
+        }
+    }
+    out
+}
+
+#[test]
+fn forward_pass_matches_the_reference() {
+    let header = base_header();
+    let t = tensors(&header, 5);
+    let net = Network::from_bytes(&encode(&header, &t)).expect("a valid file");
+    assert_eq!(net.variant(), "base");
+    assert_eq!(net.players(), 2);
+    assert_eq!(net.hidden(), &[16, 8]);
+    net.check_game::<BaseState>(2).expect("fits base 2p");
+    let mut scratch = net.scratch();
+    let mut logits = vec![0.0; BaseState::NUM_ACTIONS];
+    let mut value = vec![0.0; 2];
+    let mut obs = vec![0.0; BaseState::OBSERVATION_SIZE];
+    let mut legal = ActionList::new();
+    for s in positions() {
+        let mover = s.current_player().expect("not terminal");
+        s.observation(mover, &mut obs);
+        net.evaluate(&obs, &mut scratch, &mut logits, &mut value);
+        let (want_logits, want_value) = reference(&header, &t, &obs);
+        for (a, b) in logits.iter().zip(&want_logits) {
+            assert!((f64::from(*a) - b).abs() < 1e-5, "logit {a} vs {b}");
+        }
+        for (a, b) in value.iter().zip(&want_value) {
+            assert!((f64::from(*a) - b).abs() < 1e-5, "value {a} vs {b}");
+        }
+        // The prior over the legal actions is the softmax of their logits.
+        s.legal_actions(&mut legal);
+        let mut prior = vec![0.0; legal.len()];
+        net.evaluate_legal(&obs, &mut scratch, legal.as_slice(), &mut prior, &mut value);
+        let top = legal
+            .as_slice()
+            .iter()
+            .map(|a| want_logits[a.index()])
+            .fold(f64::NEG_INFINITY, f64::max);
+        let z: f64 = legal
+            .as_slice()
+            .iter()
+            .map(|a| (want_logits[a.index()] - top).exp())
+            .sum();
+        for (p, a) in prior.iter().zip(legal.as_slice()) {
+            let want = (want_logits[a.index()] - top).exp() / z;
+            assert!((f64::from(*p) - want).abs() < 1e-5, "prior {p} vs {want}");
+        }
+    }
+}
+
+#[test]
+fn truncated_and_garbage_files_are_refused() {
+    let header = base_header();
+    let bytes = encode(&header, &tensors(&header, 1));
+    for cut in [0, 4, 8, 20, bytes.len() / 2, bytes.len() - 1] {
+        let m = network_error(&bytes[..cut]);
+        assert!(m.contains("not a valid safetensors"), "{m}");
+    }
+    let m = network_error(b"this is not a network at all");
+    assert!(m.contains("not a valid safetensors"), "{m}");
+}
+
+#[test]
+fn wrong_metadata_is_named() {
+    let header = base_header();
+    let t = tensors(&header, 1);
+    let ok = encode(&header, &t);
+    // Edit one metadata value in the header JSON; the byte length changes,
+    // so rebuild the file around the new header.
+    let edit = |from: &str, to: &str| -> Vec<u8> {
+        let n = u64::from_le_bytes(ok[..8].try_into().expect("8 bytes")) as usize;
+        let text = std::str::from_utf8(&ok[8..8 + n]).expect("utf-8 header");
+        assert!(text.contains(from), "{from} in {text}");
+        let mut new = text.replacen(from, to, 1).into_bytes();
+        while new.len() % 8 != 0 {
+            new.push(b' ');
+        }
+        let mut out = (new.len() as u64).to_le_bytes().to_vec();
+        out.extend_from_slice(&new);
+        out.extend_from_slice(&ok[8 + n..]);
+        out
+    };
+    for (from, to, needle) in [
+        ("splendor-net/1", "splendor-net/9", "format"),
+        ("\"players\":\"2\"", "\"players\":\"7\"", "players"),
+        ("\"players\":\"2\"", "\"players\":\"two\"", "players"),
+        ("\"hidden\":\"16,8\"", "\"hidden\":\"16,x\"", "hidden"),
+        (
+            "\"hidden\":\"16,8\"",
+            "\"hidden\":\"16,9\"",
+            "trunk.1.weight",
+        ),
+        (
+            "\"obs_size\":\"432\"",
+            "\"obs_size\":\"431\"",
+            "input.shift",
+        ),
+        (
+            "\"num_actions\":\"329\"",
+            "\"num_actions\":\"330\"",
+            "policy",
+        ),
+        ("\"format\"", "\"formal\"", "`format` is missing"),
+    ] {
+        let m = network_error(&edit(from, to));
+        assert!(m.contains(needle), "{from} -> {to}: {m}");
+    }
+}
+
+#[test]
+fn wrong_tensors_are_named() {
+    let header = base_header();
+    let t = tensors(&header, 1);
+    let mut missing = t.clone();
+    missing.retain(|(n, _, _)| n != "value.bias");
+    assert!(network_error(&encode(&header, &missing)).contains("`value.bias` is missing"));
+    let mut extra = t.clone();
+    extra.push(("spare".into(), vec![1], vec![0.0]));
+    assert!(network_error(&encode(&header, &extra)).contains("unexpected tensor `spare`"));
+    let mut shaped = t.clone();
+    for (n, s, _) in &mut shaped {
+        if n == "trunk.0.weight" {
+            *s = vec![432, 16];
+        }
+    }
+    let m = network_error(&encode(&header, &shaped));
+    assert!(m.contains("trunk.0.weight") && m.contains("shape"), "{m}");
+    let mut nan = t.clone();
+    nan[4].2[3] = f32::NAN;
+    let m = network_error(&encode(&header, &nan));
+    assert!(m.contains("non-finite") && m.contains(&nan[4].0), "{m}");
+    let mut inf = t.clone();
+    inf[0].2[0] = f32::INFINITY;
+    assert!(network_error(&encode(&header, &inf)).contains("non-finite"));
+}
+
+#[test]
+fn wrong_dtype_is_named() {
+    use safetensors::tensor::{serialize, Dtype, TensorView};
+    let header = base_header();
+    let t = tensors(&header, 1);
+    let (_, meta) = safetensors::SafeTensors::read_metadata(&encode(&header, &t)).expect("ok");
+    let data: Vec<(String, Vec<usize>, Vec<u8>)> = t
+        .iter()
+        .map(|(n, s, v)| {
+            if n == "value.bias" {
+                let d = v.iter().flat_map(|x| f64::from(*x).to_le_bytes()).collect();
+                (n.clone(), s.clone(), d)
+            } else {
+                (
+                    n.clone(),
+                    s.clone(),
+                    v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+                )
+            }
+        })
+        .collect();
+    let views = data.iter().map(|(n, s, d)| {
+        let dtype = if n == "value.bias" {
+            Dtype::F64
+        } else {
+            Dtype::F32
+        };
+        (
+            n.clone(),
+            TensorView::new(dtype, s.clone(), d).expect("view"),
+        )
+    });
+    let bytes = serialize(views, meta.metadata().clone()).expect("serialize");
+    let m = network_error(&bytes);
+    assert!(m.contains("value.bias") && m.contains("F64"), "{m}");
+}
+
+#[test]
+fn a_network_only_fits_its_own_game() {
+    let header = base_header();
+    let net = Network::from_bytes(&encode(&header, &tensors(&header, 1))).expect("valid");
+    let m = match net.check_game::<BaseState>(3) {
+        Err(GameError::Network(m)) => m,
+        other => panic!("{other:?}"),
+    };
+    assert!(m.contains("base with 2 players, not base with 3"), "{m}");
+    assert!(matches!(
+        net.check_game::<DuelState>(2),
+        Err(GameError::Network(_))
+    ));
+    // A header that names base but has Duel's sizes is refused for base.
+    let mut odd = header_for::<DuelState>(2, &[8]);
+    odd.variant = "base".into();
+    let odd = Network::from_bytes(&encode(&odd, &random_tensors(&odd, 2))).expect("valid file");
+    let m = match odd.check_game::<BaseState>(2) {
+        Err(GameError::Network(m)) => m,
+        other => panic!("{other:?}"),
+    };
+    assert!(m.contains("observations of"), "{m}");
+}
+
+#[test]
+fn equal_files_are_equal_networks() {
+    let header = base_header();
+    let a = Network::from_bytes(&encode(&header, &tensors(&header, 1))).expect("valid");
+    let b = Network::from_bytes(&encode(&header, &tensors(&header, 1))).expect("valid");
+    let c = Network::from_bytes(&encode(&header, &tensors(&header, 2))).expect("valid");
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+    assert_eq!(a.sha256_hex().len(), 64);
+}

@@ -1,0 +1,298 @@
+//! The search with a network (docs/network.md): the prior steers the budget,
+//! the value head is what is backed up (rotated to each seat), budgets and
+//! reproducibility hold, a network for another game is refused, and root
+//! noise is seeded.
+
+use splendor::game::{Action, ActionList, Config, Game, GameError};
+use splendor::nn::{encode, header_for, random_network_bytes, random_tensors, Network};
+use splendor::search::{search, BotSpec, RootNoise, SearchConfig, Selection};
+use splendor::variants::base::BaseState;
+use splendor::variants::duel::DuelState;
+use std::sync::Arc;
+
+fn opening(players: u8) -> BaseState {
+    BaseState::new_game(&Config {
+        num_players: players,
+        seed: 4,
+        ..Config::default()
+    })
+    .unwrap()
+}
+
+fn legal(s: &BaseState) -> Vec<Action> {
+    let mut l = ActionList::new();
+    s.legal_actions(&mut l);
+    l.as_slice().to_vec()
+}
+
+/// A network whose outputs ignore the position: every weight zero, the
+/// policy logits `policy_bias` and the value logits `value_bias`.
+fn constant_network(players: usize, policy_bias: &[(Action, f32)], value_bias: &[f32]) -> Network {
+    let header = header_for::<BaseState>(players, &[8]);
+    let mut t = random_tensors(&header, 1);
+    for (name, _, values) in &mut t {
+        if name.ends_with("weight") || name.ends_with("bias") {
+            values.iter_mut().for_each(|v| *v = 0.0);
+        }
+        if name == "policy.bias" {
+            for &(a, b) in policy_bias {
+                values[a.index()] = b;
+            }
+        }
+        if name == "value.bias" {
+            values.copy_from_slice(value_bias);
+        }
+    }
+    Network::from_bytes(&encode(&header, &t)).unwrap()
+}
+
+fn with(net: Network, iterations: u64) -> SearchConfig {
+    SearchConfig {
+        iterations,
+        seed: 1,
+        network: Some(Arc::new(net)),
+        ..SearchConfig::default()
+    }
+}
+
+#[test]
+fn the_prior_steers_the_visits() {
+    let s = opening(2);
+    let moves = legal(&s);
+    // Two different favourites, so the result is the prior's doing and not
+    // a property of the position.
+    for favourite in [moves[0], moves[moves.len() - 1], moves[moves.len() / 2]] {
+        let net = constant_network(2, &[(favourite, 12.0)], &[0.0, 0.0]);
+        let r = search(&s, &with(net, 400)).unwrap();
+        assert_eq!(r.action, favourite);
+        let top = r.stats.iter().find(|x| x.action == favourite).unwrap();
+        assert!(top.visits > 300, "{} of 400 visits", top.visits);
+    }
+}
+
+#[test]
+fn the_value_head_is_backed_up_rotated_to_each_seat() {
+    // Three players: seat 0 searches; after its move seat 1 decides, so the
+    // leaf's value column k belongs to seat (1 + k) mod 3 and seat 0 gets
+    // column 2. Two iterations: the root, then one child.
+    let s = opening(3);
+    let logits = [0.3f32, -1.0, 1.7];
+    let z: f32 = logits.iter().map(|x| x.exp()).sum();
+    let want = f64::from(logits[2].exp() / z);
+    let r = search(&s, &with(constant_network(3, &[], &logits), 2)).unwrap();
+    let visited: Vec<_> = r.stats.iter().filter(|x| x.visits > 0).collect();
+    assert_eq!(visited.len(), 1);
+    assert!(
+        (visited[0].value - want).abs() < 1e-6,
+        "{} vs {want}",
+        visited[0].value
+    );
+
+    // "The mover wins" and "the mover loses" give opposite root values.
+    // With one iteration more than there are moves, PUCT (equal priors,
+    // first-play urgency = the visited siblings' mean) visits every move
+    // once, one ply deep, where seat 1 is to move.
+    let s = opening(2);
+    let budget = legal(&s).len() as u64 + 1;
+    for (logits, lo, hi) in [([8.0, -8.0], 0.0, 1e-6), ([-8.0, 8.0], 1.0 - 1e-6, 1.0)] {
+        let r = search(&s, &with(constant_network(2, &[], &logits), budget)).unwrap();
+        for x in &r.stats {
+            assert_eq!(x.visits, 1, "{logits:?}");
+            assert!((lo..=hi).contains(&x.value), "{logits:?}: {}", x.value);
+        }
+    }
+}
+
+#[test]
+fn budgets_reproducibility_and_legality() {
+    let s = opening(2);
+    let net = Network::from_bytes(&random_network_bytes::<BaseState>(2, &[32, 32], 9)).unwrap();
+    let net = Arc::new(net);
+    for threads in [1, 2] {
+        let c = SearchConfig {
+            iterations: 500,
+            threads,
+            seed: 3,
+            network: Some(net.clone()),
+            ..SearchConfig::default()
+        };
+        let a = search(&s, &c).unwrap();
+        assert_eq!(a.iterations, 500);
+        assert_eq!(
+            a.stats.iter().map(|x| x.visits).sum::<u64>(),
+            500 - threads as u64
+        );
+        assert!(legal(&s).contains(&a.action));
+        assert_eq!(a, search(&s, &c).unwrap());
+        let other = search(
+            &s,
+            &SearchConfig {
+                seed: 4,
+                ..c.clone()
+            },
+        )
+        .unwrap();
+        assert_ne!(a.stats, other.stats, "the seed matters");
+        // The node cap holds and the search goes on.
+        let capped = search(
+            &s,
+            &SearchConfig {
+                max_nodes: 64,
+                ..c.clone()
+            },
+        )
+        .unwrap();
+        assert_eq!(capped.iterations, 500);
+        assert!(capped.nodes <= 64 * threads as u64);
+    }
+    let timed = search(
+        &s,
+        &SearchConfig {
+            iterations: 0,
+            time_limit: Some(0.05),
+            network: Some(net),
+            ..SearchConfig::default()
+        },
+    )
+    .unwrap();
+    assert!(timed.iterations > 0);
+}
+
+#[test]
+fn a_network_for_another_game_is_refused() {
+    let duel = Network::from_bytes(&random_network_bytes::<DuelState>(2, &[8], 1)).unwrap();
+    let base3 = Network::from_bytes(&random_network_bytes::<BaseState>(3, &[8], 1)).unwrap();
+    for net in [duel, base3] {
+        match search(&opening(2), &with(net, 10)) {
+            Err(GameError::Network(m)) => assert!(m.contains("not base with 2"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn root_noise_is_seeded_and_changes_the_search() {
+    let s = opening(2);
+    let net = Network::from_bytes(&random_network_bytes::<BaseState>(2, &[16], 2)).unwrap();
+    let plain = with(net, 300);
+    let noisy = SearchConfig {
+        root_noise: Some(RootNoise {
+            alpha: 0.3,
+            epsilon: 0.25,
+        }),
+        ..plain.clone()
+    };
+    // Without a network it mixes into the heuristic prior.
+    let heuristic = SearchConfig {
+        network: None,
+        ..noisy.clone()
+    };
+    for (quiet, loud) in [
+        (&plain, &noisy),
+        (
+            &SearchConfig {
+                network: None,
+                ..plain.clone()
+            },
+            &heuristic,
+        ),
+    ] {
+        let a = search(&s, loud).unwrap();
+        assert_eq!(a, search(&s, loud).unwrap(), "reproducible");
+        assert_ne!(
+            a.stats,
+            search(&s, quiet).unwrap().stats,
+            "the noise is used"
+        );
+    }
+    let bad = |noise: RootNoise, selection: Selection| SearchConfig {
+        root_noise: Some(noise),
+        network: None,
+        selection,
+        ..SearchConfig::default()
+    };
+    let puct = Selection::Puct { temperature: 0.02 };
+    for (cfg, needle) in [
+        (
+            bad(
+                RootNoise {
+                    alpha: 0.0,
+                    epsilon: 0.25,
+                },
+                puct,
+            ),
+            "alpha",
+        ),
+        (
+            bad(
+                RootNoise {
+                    alpha: f64::NAN,
+                    epsilon: 0.25,
+                },
+                puct,
+            ),
+            "alpha",
+        ),
+        (
+            bad(
+                RootNoise {
+                    alpha: 0.3,
+                    epsilon: 1.5,
+                },
+                puct,
+            ),
+            "epsilon",
+        ),
+        (
+            bad(
+                RootNoise {
+                    alpha: 0.3,
+                    epsilon: 0.25,
+                },
+                Selection::Uct,
+            ),
+            "PUCT",
+        ),
+    ] {
+        match search(&s, &cfg) {
+            Err(GameError::Config(m)) => assert!(m.contains(needle), "{m}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn net_bot_specs_read_the_file() {
+    let dir = std::env::temp_dir().join(format!("splendor-net-spec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tiny.safetensors");
+    std::fs::write(&path, random_network_bytes::<BaseState>(2, &[8], 5)).unwrap();
+    let spec = BotSpec::parse(&format!("net:50@{}", path.display())).unwrap();
+    let BotSpec::Mcts(cfg) = &spec else {
+        panic!("{spec:?}")
+    };
+    assert_eq!(cfg.iterations, 50);
+    assert!(cfg.network.is_some());
+    assert!(spec.to_string().starts_with("net:50@"), "{spec}");
+    let timed = BotSpec::parse(&format!("NET:0.5s@{}", path.display())).unwrap();
+    assert!(timed.to_string().starts_with("net:0.5s@"), "{timed}");
+    let mut bot = spec.build::<BaseState>(1).unwrap();
+    let s = opening(2);
+    assert!(legal(&s).contains(&bot.act(&s).unwrap()));
+    for (text, err) in [
+        ("net:50".to_string(), "needs the network file"),
+        (format!("net:x@{}", path.display()), "unknown bot"),
+        (
+            "net:50@/no/such/file.safetensors".to_string(),
+            "cannot read",
+        ),
+    ] {
+        match BotSpec::parse(&text) {
+            Err(GameError::Config(m) | GameError::Network(m)) => {
+                assert!(m.contains(err), "{text}: {m}")
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,323 @@
+"""splendor.Network from Python: the file format of docs/network.md, the forward
+pass against a NumPy reference, bad files, and the search, bots and matches
+with a network."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+import struct
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+import splendor
+from splendor import MctsBot, Network, RandomBot, nets, search
+from splendor.errors import ConfigError, NetworkError
+from splendor.play import make_bot
+
+Tensors = dict[str, npt.NDArray[np.float32]]
+VARIANTS = ("base", "duel", "marvel")
+
+
+def random_tensors(
+    variant: str, players: int, hidden: tuple[int, ...], seed: int
+) -> tuple[dict[str, str], Tensors]:
+    """A random network of the given shape, with a non-trivial input normalisation."""
+    state = splendor.new_game(variant, players=players)
+    obs, actions = state.observation_size, state.num_actions
+    rng = np.random.default_rng(seed)
+    t: Tensors = {
+        "input.shift": rng.uniform(0, 1, obs).astype(np.float32),
+        "input.scale": rng.uniform(0.5, 1.5, obs).astype(np.float32),
+    }
+    prev = obs
+    for i, h in enumerate(hidden):
+        t[f"trunk.{i}.weight"] = rng.normal(0, prev**-0.5, (h, prev)).astype(np.float32)
+        t[f"trunk.{i}.bias"] = rng.normal(0, 0.1, h).astype(np.float32)
+        prev = h
+    t["policy.weight"] = rng.normal(0, prev**-0.5, (actions, prev)).astype(np.float32)
+    t["policy.bias"] = rng.normal(0, 0.1, actions).astype(np.float32)
+    t["value.weight"] = rng.normal(0, prev**-0.5, (players, prev)).astype(np.float32)
+    t["value.bias"] = rng.normal(0, 0.1, players).astype(np.float32)
+    meta = {
+        "format": "splendor-net/1",
+        "variant": variant,
+        "players": str(players),
+        "obs_size": str(obs),
+        "num_actions": str(actions),
+        "hidden": ",".join(map(str, hidden)),
+        "provenance": json.dumps({"source": "test"}),
+    }
+    return meta, t
+
+
+def encode(meta: dict[str, str], tensors: dict[str, Any], dtype: str = "F32") -> bytes:
+    """A safetensors file, written by hand from the format's definition."""
+    header: dict[str, Any] = {"__metadata__": meta}
+    data = b""
+    for name, value in tensors.items():
+        arr = np.ascontiguousarray(value, dtype="<f8" if dtype == "F64" else "<f4")
+        raw = arr.tobytes()
+        header[name] = {
+            "dtype": dtype,
+            "shape": list(arr.shape),
+            "data_offsets": [len(data), len(data) + len(raw)],
+        }
+        data += raw
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    return struct.pack("<Q", len(text)) + text + data
+
+
+def reference(
+    t: Tensors, hidden: tuple[int, ...], obs: npt.NDArray[np.float32]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The forward pass of docs/network.md in float64 NumPy."""
+    x = (obs.astype(np.float64) - t["input.shift"]) * t["input.scale"]
+    for i in range(len(hidden)):
+        x = np.maximum(t[f"trunk.{i}.weight"].astype(np.float64) @ x + t[f"trunk.{i}.bias"], 0)
+    logits = t["policy.weight"].astype(np.float64) @ x + t["policy.bias"]
+    v = t["value.weight"].astype(np.float64) @ x + t["value.bias"]
+    e = np.exp(v - v.max())
+    return logits, e / e.sum()
+
+
+def positions(variant: str, players: int, n: int = 60) -> list[Any]:
+    out: list[Any] = []
+    seed = 0
+    while len(out) < n:
+        state = splendor.new_game(variant, players=players, seed=seed)
+        bot = RandomBot(seed=seed)
+        while not state.is_terminal() and len(out) < n:
+            out.append(state.clone())
+            for _ in range(5):
+                if state.is_terminal():
+                    break
+                state.apply(bot.act(state))
+        seed += 1
+    return out
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_forward_pass_matches_numpy(variant: str) -> None:
+    hidden = (24, 16)
+    meta, t = random_tensors(variant, 2, hidden, seed=3)
+    net = Network.from_bytes(encode(meta, t))
+    assert (net.variant, net.players, net.hidden) == (variant, 2, list(hidden))
+    for state in positions(variant, 2):
+        p = state.current_player
+        obs = state.observation(p)
+        logits, value = net.evaluate(obs)
+        want_logits, want_value = reference(t, hidden, obs)
+        assert logits.dtype == np.float32 and logits.shape == (state.num_actions,)
+        np.testing.assert_allclose(logits, want_logits, atol=1e-5, rtol=0)
+        np.testing.assert_allclose(value, want_value, atol=1e-5, rtol=0)
+
+
+def test_properties_pickle_and_equality(tmp_path: Path) -> None:
+    meta, t = random_tensors("base", 3, (8,), seed=1)
+    data = encode(meta, t)
+    path = tmp_path / "n.safetensors"
+    path.write_bytes(data)
+    net = Network.load(path)
+    assert net == Network.load(str(path)) == Network.from_bytes(data)
+    assert net.sha256 == hashlib.sha256(data).hexdigest()
+    assert net.to_bytes() == data
+    assert (net.obs_size, net.num_actions) == (432, 329)
+    assert json.loads(net.provenance) == {"source": "test"}
+    again = pickle.loads(pickle.dumps(net))
+    assert again == net and hash(again) == hash(net)
+    other = Network.from_bytes(encode(*random_tensors("base", 3, (8,), seed=2)))
+    assert other != net
+    assert "base" in repr(net)
+
+
+def bad_files() -> list[tuple[str, bytes, str]]:
+    meta, t = random_tensors("base", 2, (8, 8), seed=1)
+    good = encode(meta, t)
+    cases = [
+        ("truncated", good[: len(good) // 2], "not a valid safetensors"),
+        ("empty", b"", "not a valid safetensors"),
+        ("garbage", b"\x10\x00\x00\x00\x00\x00\x00\x00{not json at all}", "not a valid"),
+        ("format", encode({**meta, "format": "onnx"}, t), "format"),
+        ("no players", encode({k: v for k, v in meta.items() if k != "players"}, t), "players"),
+        ("bad hidden", encode({**meta, "hidden": "8;8"}, t), "hidden"),
+        ("unknown variant", encode({**meta, "variant": "chess"}, t), "chess"),
+        ("sizes", encode({**meta, "variant": "duel"}, t), "observations of 432"),
+        ("missing", encode(meta, {k: v for k, v in t.items() if k != "policy.bias"}), "policy"),
+        ("extra", encode(meta, {**t, "spare": np.zeros(2)}), "unexpected tensor `spare`"),
+        ("shape", encode(meta, {**t, "trunk.1.weight": np.zeros((8, 9))}), "trunk.1.weight"),
+        ("nan", encode(meta, {**t, "value.bias": np.array([0.0, np.nan])}), "non-finite"),
+        ("dtype", encode(meta, t, dtype="F64"), "F64"),
+    ]
+    return cases
+
+
+@pytest.mark.parametrize(("name", "data", "needle"), bad_files(), ids=[c[0] for c in bad_files()])
+def test_bad_files_raise_network_error(name: str, data: bytes, needle: str, tmp_path: Path) -> None:
+    with pytest.raises(NetworkError, match=needle):
+        Network.from_bytes(data)
+    path = tmp_path / f"{name}.safetensors"
+    path.write_bytes(data)
+    with pytest.raises(NetworkError, match=needle):
+        Network.load(path)
+    # Nothing changes: the state searched with a bad file is as it was.
+    state = splendor.new_game("base", seed=2)
+    before = state.to_json()
+    with pytest.raises(NetworkError):
+        search(state, iterations=10, network=path)
+    with pytest.raises(NetworkError):
+        MctsBot(iterations=10, network=path)
+    assert state.to_json() == before
+    assert issubclass(NetworkError, splendor.SplendorError)
+
+
+def test_missing_file_and_wrong_argument(tmp_path: Path) -> None:
+    with pytest.raises(NetworkError, match="cannot read"):
+        Network.load(tmp_path / "absent.safetensors")
+    with pytest.raises(ConfigError, match="network must be"):
+        MctsBot(network=42)  # type: ignore[arg-type]
+    net = Network.from_bytes(encode(*random_tensors("base", 2, (8,), seed=1)))
+    with pytest.raises(NetworkError, match="observation has 3 values"):
+        net.evaluate(np.zeros(3, dtype=np.float32))
+
+
+def test_a_network_for_another_game_is_refused() -> None:
+    duel = Network.from_bytes(encode(*random_tensors("duel", 2, (8,), seed=1)))
+    base3 = Network.from_bytes(encode(*random_tensors("base", 3, (8,), seed=1)))
+    state = splendor.new_game("base", seed=1)
+    before = state.to_json()
+    for net in (duel, base3):
+        with pytest.raises(NetworkError, match="not base with 2"):
+            search(state, iterations=10, network=net)
+        with pytest.raises(NetworkError, match="not base with 2"):
+            MctsBot(iterations=10, network=net).act(state)
+    assert state.to_json() == before
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_search_with_a_network(variant: str) -> None:
+    net = Network.from_bytes(encode(*random_tensors(variant, 2, (32, 32), seed=4)))
+    state = splendor.new_game(variant, seed=3)
+    for threads in (1, 2):
+        r = search(state, iterations=300, threads=threads, seed=5, network=net)
+        assert r.iterations == 300
+        assert r.action in state.legal_actions()
+        assert sum(r.visits.values()) == 300 - threads
+        again = search(state, iterations=300, threads=threads, seed=5, network=net)
+        assert (again.visits, again.values) == (r.visits, r.values)
+    bot = MctsBot(iterations=100, seed=1, network=net)
+    assert bot.network_sha256 == net.sha256
+    assert "network=" in repr(bot)
+    assert bot.act(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_search_with_a_network_reads_nothing_hidden(variant: str) -> None:
+    net = Network.from_bytes(encode(*random_tensors(variant, 2, (32, 32), seed=4)))
+    state = splendor.new_game(variant, seed=1)
+    bot = RandomBot(seed=11)
+    for _ in range(10):
+        state.apply(bot.act(state))
+    p = state.current_player
+    a, b = state.determinize(p, seed=1), state.determinize(p, seed=2)
+    assert a.to_json() != b.to_json() and a.to_json(p) == b.to_json(p)
+    for threads in (1, 2):
+        ra = search(a, iterations=800, threads=threads, seed=2, network=net)
+        rb = search(b, iterations=800, threads=threads, seed=2, network=net)
+        assert (ra.action, ra.visits, ra.values) == (rb.action, rb.visits, rb.values)
+
+
+def constant_network(policy_bias: dict[int, float], value_bias: list[float]) -> Network:
+    """Every weight zero: the logits are the biases, whatever the position."""
+    meta, t = random_tensors("base", len(value_bias), (8,), seed=1)
+    for k in t:
+        if k.endswith(("weight", "bias")):
+            t[k] = np.zeros_like(t[k])
+    for a, b in policy_bias.items():
+        t["policy.bias"][a] = b
+    t["value.bias"] = np.array(value_bias, dtype=np.float32)
+    return Network.from_bytes(encode(meta, t))
+
+
+def test_the_prior_steers_the_search() -> None:
+    state = splendor.new_game("base", seed=4)
+    legal = state.legal_actions()
+    for favourite in (legal[0], legal[-1]):
+        net = constant_network({favourite.id: 12.0}, [0.0, 0.0])
+        r = search(state, iterations=400, seed=1, network=net)
+        assert r.action == favourite
+        assert r.visits[favourite] > 300
+
+
+def test_the_value_head_is_used() -> None:
+    state = splendor.new_game("base", seed=4)
+    budget = len(state.legal_actions()) + 1
+    # One visit per move, one ply deep, where the opponent is to move: a
+    # "mover wins" network says we lose there, a "mover loses" one that we win.
+    wins = search(state, iterations=budget, seed=1, network=constant_network({}, [8.0, -8.0]))
+    loses = search(state, iterations=budget, seed=1, network=constant_network({}, [-8.0, 8.0]))
+    assert set(wins.visits.values()) == {1} == set(loses.visits.values())
+    assert max(wins.values.values()) < 1e-6
+    assert min(loses.values.values()) > 1 - 1e-6
+
+
+def test_net_specs_in_match_and_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = encode(*random_tensors("base", 2, (16,), seed=2))
+    path = tmp_path / "best.safetensors"
+    path.write_bytes(data)
+    r = splendor.match([f"net:20@{path}", "random"], games=2, seed=1)
+    assert r.games == 2
+    assert r.bots[0]["name"].startswith("net:20@")
+    # Path-less specs name the shipped network, which may not exist.
+    monkeypatch.setattr(nets, "NETS_DIR", tmp_path / "nets")
+    with pytest.raises(ConfigError, match="no network is shipped for base with 2 players"):
+        splendor.match(["net:20", "random"], games=2)
+    with pytest.raises(ConfigError, match="no network is shipped"):
+        make_bot("net:20", 1, "base", 2)
+    (tmp_path / "nets").mkdir()
+    (tmp_path / "nets" / "base-2p.safetensors").write_bytes(data)
+    r = splendor.match(["net:0.01s", "random"], games=2, seed=1)
+    assert r.bots[0]["name"].startswith("net:0.01s@")
+    bot = make_bot("net:30", 1, "base", 2)
+    assert isinstance(bot, MctsBot)
+    assert bot.network_sha256 == hashlib.sha256(data).hexdigest()
+    timed = make_bot(f"net:1s@{path}", 1)
+    assert isinstance(timed, MctsBot) and timed.time_limit == 1.0
+    with pytest.raises(ConfigError, match="unknown bot"):
+        make_bot("net:lots", 1)
+    with pytest.raises(NetworkError, match="cannot read"):
+        splendor.match([f"net:20@{tmp_path / 'absent'}", "random"], games=2)
+
+
+def test_play_cli_with_a_network(tmp_path: Path) -> None:
+    import io
+
+    from splendor.play import main as play_main
+
+    path = tmp_path / "best.safetensors"
+    path.write_bytes(encode(*random_tensors("base", 2, (16,), seed=2)))
+    out = io.StringIO()
+    # Seat 1: the network bot moves first, then the person quits.
+    status = play_main(bot=f"net:20@{path}", seat=1, stdin=io.StringIO("quit\n"), stdout=out)
+    assert status == 0
+    assert "bot 0:" in out.getvalue()
+
+
+def test_match_cli_with_a_network(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from splendor import cli
+
+    path = tmp_path / "best.safetensors"
+    path.write_bytes(encode(*random_tensors("base", 2, (16,), seed=2)))
+    code = cli.main(["match", "--bots", f"net:10@{path},random", "--games", "2", "--no-progress"])
+    assert code == 0
+    assert "net:10@" in capsys.readouterr().out
+    # A bad file is a clean command-line error, not a traceback.
+    bad = tmp_path / "bad.safetensors"
+    bad.write_bytes(b"not a network")
+    assert cli.main(["match", "--bots", f"net:10@{bad},random", "--games", "2"]) == 2
+    assert "not a valid safetensors" in capsys.readouterr().err
