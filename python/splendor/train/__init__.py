@@ -9,7 +9,7 @@ run it and reproduce a shipped network is in ``docs/training.md``.
 from __future__ import annotations
 
 from splendor.train.data import Samples, input_normalization, load_runs, read_shard
-from splendor.train.errors import NetworkFileError, ShardError
+from splendor.train.errors import NetworkError, ShardError
 from splendor.train.loop import TrainConfig, resume, train
 from splendor.train.model import (
     NetworkShape,
@@ -20,7 +20,7 @@ from splendor.train.model import (
 )
 
 __all__ = [
-    "NetworkFileError",
+    "NetworkError",
     "NetworkShape",
     "PolicyValueNet",
     "Samples",

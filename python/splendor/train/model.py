@@ -21,13 +21,19 @@ from safetensors import safe_open
 from safetensors.torch import save_file
 from torch import nn
 
-from splendor.train.errors import NetworkFileError
+import splendor
+from splendor.errors import ConfigError, NetworkError
 
 FORMAT = "splendor-net/1"
 """The ``format`` metadata string of a network file."""
 
 METADATA_KEYS = ("format", "variant", "players", "obs_size", "num_actions", "hidden", "provenance")
-"""Every metadata key a network file carries (``docs/network.md``)."""
+"""Every metadata key an exported network file carries (``docs/network.md``)."""
+
+REQUIRED_METADATA_KEYS = METADATA_KEYS[:-1]
+"""The keys a loaded file must have (``provenance`` is optional, as in the Rust loader)."""
+
+MAX_PLAYERS = 4
 
 
 @dataclass(frozen=True)
@@ -150,38 +156,51 @@ def _parse_int(metadata: Mapping[str, str], key: str, path: str) -> int:
     try:
         value = int(metadata[key])
     except ValueError:
-        raise NetworkFileError(
-            f"{path}: metadata {key}={metadata[key]!r} is not an integer"
-        ) from None
+        raise NetworkError(f"{path}: metadata {key}={metadata[key]!r} is not an integer") from None
     if value < 1:
-        raise NetworkFileError(f"{path}: metadata {key}={value} must be positive")
+        raise NetworkError(f"{path}: metadata {key}={value} must be positive")
     return value
 
 
 def shape_from_metadata(metadata: Mapping[str, str], path: str = "network") -> NetworkShape:
     """Reads and checks the header strings of a network file."""
-    missing = [key for key in METADATA_KEYS if key not in metadata]
+    missing = [key for key in REQUIRED_METADATA_KEYS if key not in metadata]
     if missing:
-        raise NetworkFileError(f"{path}: metadata lacks {', '.join(missing)}")
+        raise NetworkError(f"{path}: metadata lacks {', '.join(missing)}")
     if metadata["format"] != FORMAT:
-        raise NetworkFileError(f"{path}: format is {metadata['format']!r}, expected {FORMAT!r}")
+        raise NetworkError(f"{path}: format is {metadata['format']!r}, expected {FORMAT!r}")
     try:
         hidden = tuple(int(h) for h in metadata["hidden"].split(","))
     except ValueError:
-        raise NetworkFileError(
+        raise NetworkError(
             f"{path}: metadata hidden={metadata['hidden']!r} is not comma-separated ints"
         ) from None
     if not hidden or min(hidden) < 1:
-        raise NetworkFileError(
-            f"{path}: metadata hidden={metadata['hidden']!r} has no positive widths"
-        )
-    return NetworkShape(
+        raise NetworkError(f"{path}: metadata hidden={metadata['hidden']!r} has no positive widths")
+    shape = NetworkShape(
         variant=metadata["variant"],
         players=_parse_int(metadata, "players", path),
         obs_size=_parse_int(metadata, "obs_size", path),
         num_actions=_parse_int(metadata, "num_actions", path),
         hidden=hidden,
     )
+    if shape.variant not in splendor.VARIANTS:
+        raise NetworkError(f"{path}: unknown variant {shape.variant!r}")
+    if shape.players > MAX_PLAYERS:
+        raise NetworkError(f"{path}: metadata players={shape.players} is not in 1..{MAX_PLAYERS}")
+    try:
+        state = splendor.new_game(shape.variant, players=shape.players)
+    except ConfigError as exc:
+        raise NetworkError(
+            f"{path}: {shape.players} players do not fit {shape.variant} ({exc})"
+        ) from None
+    sizes = (state.observation_size, state.num_actions)
+    if (shape.obs_size, shape.num_actions) != sizes:
+        raise NetworkError(
+            f"{path}: obs_size/num_actions {shape.obs_size}/{shape.num_actions} are not "
+            f"{shape.variant}'s {sizes[0]}/{sizes[1]}"
+        )
+    return shape
 
 
 def read_network_file(
@@ -193,7 +212,7 @@ def read_network_file(
         The shape, the metadata strings and the tensors by name.
 
     Raises:
-        NetworkFileError: Unreadable file, missing or bad metadata, a missing,
+        NetworkError: Unreadable file, missing or bad metadata, a missing,
             extra or wrongly shaped tensor, a non-float32 tensor, a NaN or
             infinite weight.
     """
@@ -203,27 +222,27 @@ def read_network_file(
             metadata = dict(f.metadata() or {})
             tensors: dict[str, npt.NDArray[np.float32]] = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118
     except FileNotFoundError:
-        raise NetworkFileError(f"{name}: no such network file") from None
+        raise NetworkError(f"{name}: no such network file") from None
     except Exception as exc:  # safetensors raises its own error types for corrupt headers
-        raise NetworkFileError(f"{name}: not a readable safetensors file ({exc})") from None
+        raise NetworkError(f"{name}: not a readable safetensors file ({exc})") from None
     shape = shape_from_metadata(metadata, name)
     expected = expected_tensor_shapes(shape)
     missing = sorted(set(expected) - set(tensors))
     extra = sorted(set(tensors) - set(expected))
     if missing:
-        raise NetworkFileError(f"{name}: missing tensors {', '.join(missing)}")
+        raise NetworkError(f"{name}: missing tensors {', '.join(missing)}")
     if extra:
-        raise NetworkFileError(f"{name}: unexpected tensors {', '.join(extra)}")
+        raise NetworkError(f"{name}: unexpected tensors {', '.join(extra)}")
     for key, want in expected.items():
         array = tensors[key]
         if array.dtype != np.float32:
-            raise NetworkFileError(f"{name}: tensor {key} is {array.dtype}, expected float32")
+            raise NetworkError(f"{name}: tensor {key} is {array.dtype}, expected float32")
         if tuple(array.shape) != want:
-            raise NetworkFileError(
+            raise NetworkError(
                 f"{name}: tensor {key} has shape {tuple(array.shape)}, expected {want}"
             )
         if not np.isfinite(array).all():
-            raise NetworkFileError(f"{name}: tensor {key} holds NaN or infinite values")
+            raise NetworkError(f"{name}: tensor {key} holds NaN or infinite values")
     return shape, metadata, tensors
 
 
@@ -234,7 +253,7 @@ def load(path: str | os.PathLike[str]) -> tuple[PolicyValueNet, dict[str, str]]:
         The network and the file's metadata strings.
 
     Raises:
-        NetworkFileError: See :func:`read_network_file`.
+        NetworkError: See :func:`read_network_file`.
     """
     shape, metadata, tensors = read_network_file(path)
     model = PolicyValueNet(shape)
