@@ -376,12 +376,77 @@ def _add_selfplay(sub: Any) -> None:
     p.set_defaults(func=_selfplay)
 
 
+def _train(args: argparse.Namespace) -> int:
+    try:
+        from splendor.train import cli as train_cli
+    except ImportError as exc:
+        raise ConfigError(
+            f"splendor train needs the training extra: pip install 'splendor[train]' ({exc})"
+        ) from None
+    return train_cli.run(args)
+
+
+def _add_train(sub: Any) -> None:
+    p = sub.add_parser(
+        "train",
+        help="train a policy/value network: self-play, train, export, gate, repeat",
+        description="Settings and reproduction: docs/training.md. Needs 'splendor[train]'.",
+    )
+    p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="directory of a new run")
+    p.add_argument("--resume", metavar="RUN_DIR", help="continue an interrupted run")
+    p.add_argument("--variant", default="base", choices=splendor.VARIANTS)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--iterations", type=int, default=10, help="loop iterations")
+    p.add_argument("--hidden", default="256,256", help="hidden widths, e.g. 256,256")
+    p.add_argument(
+        "--data",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="self-play run directory (or a folder of them) always trained on; repeatable",
+    )
+    p.add_argument("--no-generate", action="store_true", help="no self-play: train on --data only")
+    p.add_argument("--games", type=int, default=200, help="self-play games per iteration")
+    p.add_argument("--selfplay-search", type=int, default=400, help="search iterations per move")
+    p.add_argument(
+        "--selfplay-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="another splendor.selfplay setting, VALUE in JSON (e.g. temperature_moves=20)",
+    )
+    p.add_argument("--window", type=int, default=300_000, help="replay window in samples")
+    p.add_argument("--steps", type=int, default=1000, help="training steps per iteration")
+    p.add_argument("--batch-size", type=int, default=256)
+    p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
+    p.add_argument("--l2", type=float, default=1e-3, help="L2 penalty (Adam weight decay)")
+    p.add_argument("--validation", type=float, default=0.05, help="share of games held out")
+    p.add_argument("--checkpoint-every", type=int, default=250, help="training steps")
+    p.add_argument("--gate-games", type=int, default=200, help="0: accept every candidate")
+    p.add_argument("--gate-search", type=int, default=200, help="search iterations per move")
+    p.add_argument("--gate-threshold", type=float, default=0.55)
+    p.add_argument(
+        "--gate-min-lower", type=float, default=0.5, help="Wilson lower bound must exceed this"
+    )
+    p.add_argument("--eval-every", type=int, default=1, help="iterations (0: never)")
+    p.add_argument("--eval-games", type=int, default=100)
+    p.add_argument("--eval-search", type=int, default=200, help="search iterations per move")
+    p.add_argument("--eval-opponents", default="greedy,mcts:1000", help="comma-separated specs")
+    p.add_argument("--threads", type=int, default=1, help="self-play and match threads")
+    p.add_argument("--torch-threads", type=int, default=1, help="PyTorch threads for training")
+    p.add_argument("--turn-cap", type=int, default=100)
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=_train)
+
+
 _COMMANDS: list[Callable[[Any], None]] = [
     _add_demo,
     _add_bench,
     _add_match,
     _add_play,
     _add_selfplay,
+    _add_train,
 ]
 
 

@@ -1,0 +1,336 @@
+"""Self-play shards (``docs/network.md``) as training samples.
+
+A run directory holds ``run.json`` and ``shard-NNNNNN.npz`` files. :func:`load_runs`
+reads every shard of one or more run directories in order (oldest first), checks
+each against the spec, and keeps the most recent ``window`` samples (the replay
+window). Samples are split into training and validation by game, so no game
+is on both sides.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import torch
+
+from splendor.train.errors import ShardError
+
+SHARD_KEYS: dict[str, Any] = {
+    "obs": np.float32,
+    "mask": np.bool_,
+    "policy": np.float32,
+    "returns": np.float32,
+    "game": np.int64,
+    "ply": np.int32,
+    "player": np.int8,
+    "game_ids": np.int64,
+    "game_seeds": np.uint64,
+}
+"""Every array of a shard and its dtype."""
+
+POLICY_SUM_TOLERANCE = 1e-3
+"""How far from 1 a policy target or a non-truncated return row may sum."""
+
+MIN_SCALE_STD = 1e-3
+"""Features whose standard deviation is below this are only shifted, not scaled."""
+
+
+@dataclass
+class Samples:
+    """Decisions of one or more shards, aligned by row."""
+
+    obs: npt.NDArray[np.float32]
+    mask: npt.NDArray[np.bool_]
+    policy: npt.NDArray[np.float32]
+    returns: npt.NDArray[np.float32]
+    game_key: npt.NDArray[np.int64]
+    """A key of the sample's game, unique over all loaded runs (run index and game id)."""
+
+    def __len__(self) -> int:
+        return int(self.obs.shape[0])
+
+    def subset(self, rows: npt.NDArray[np.int64] | slice) -> Samples:
+        """The samples at ``rows``."""
+        return Samples(
+            self.obs[rows],
+            self.mask[rows],
+            self.policy[rows],
+            self.returns[rows],
+            self.game_key[rows],
+        )
+
+    @property
+    def truncated(self) -> npt.NDArray[np.bool_]:
+        """Rows of truncated games (all-zero returns): no value target."""
+        return np.asarray(~self.returns.any(axis=1))
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """What a run directory's ``run.json`` says about its samples."""
+
+    path: Path
+    variant: str
+    players: int
+    settings: dict[str, Any]
+
+
+def read_run_info(run_dir: str | os.PathLike[str]) -> RunInfo:
+    """Reads ``run.json`` of a self-play run directory.
+
+    Raises:
+        ShardError: The directory or its ``run.json`` is missing or lacks
+            ``variant`` / ``players``.
+    """
+    path = Path(run_dir)
+    if not path.is_dir():
+        raise ShardError(f"{path}: not a directory of self-play shards")
+    meta = path / "run.json"
+    try:
+        settings = json.loads(meta.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ShardError(f"{path}: no run.json (not a self-play run directory)") from None
+    except json.JSONDecodeError as exc:
+        raise ShardError(f"{meta}: not valid JSON ({exc})") from None
+    if not isinstance(settings, dict):
+        raise ShardError(f"{meta}: expected a JSON object")
+    variant = settings.get("variant")
+    players = settings.get("players")
+    if not isinstance(variant, str) or not isinstance(players, int):
+        raise ShardError(f"{meta}: needs a string 'variant' and an integer 'players'")
+    return RunInfo(path, variant, players, settings)
+
+
+def shard_paths(run_dir: str | os.PathLike[str]) -> list[Path]:
+    """The shards of a run directory in order."""
+    return sorted(Path(run_dir).glob("shard-*.npz"))
+
+
+def _check_shard(
+    path: Path, arrays: dict[str, Any], obs_size: int, num_actions: int, players: int
+) -> None:
+    for key, dtype in SHARD_KEYS.items():
+        if key not in arrays:
+            raise ShardError(f"{path}: missing array '{key}'")
+        if arrays[key].dtype != dtype:
+            raise ShardError(
+                f"{path}: array '{key}' is {arrays[key].dtype}, expected {np.dtype(dtype)}"
+            )
+    n = arrays["obs"].shape[0]
+    if n and (arrays["player"].min() < 0 or arrays["player"].max() >= players):
+        raise ShardError(f"{path}: array 'player' holds a seat outside 0..{players - 1}")
+    want = {
+        "obs": (n, obs_size),
+        "mask": (n, num_actions),
+        "policy": (n, num_actions),
+        "returns": (n, players),
+        "game": (n,),
+        "ply": (n,),
+        "player": (n,),
+    }
+    for key, shape in want.items():
+        if arrays[key].shape != shape:
+            raise ShardError(
+                f"{path}: array '{key}' has shape {arrays[key].shape}, expected {shape}"
+            )
+    g = arrays["game_ids"].shape
+    if len(g) != 1 or arrays["game_seeds"].shape != g:
+        raise ShardError(f"{path}: 'game_ids' and 'game_seeds' must be 1-D of equal length")
+    if not np.isin(arrays["game"], arrays["game_ids"]).all():
+        raise ShardError(f"{path}: a sample's 'game' is not among the shard's 'game_ids'")
+    if not np.isfinite(arrays["obs"]).all():
+        raise ShardError(f"{path}: 'obs' holds NaN or infinite values")
+    mask, policy, returns = arrays["mask"], arrays["policy"], arrays["returns"]
+    legal = mask.sum(axis=1)
+    if n and legal.min() < 2:
+        row = int(np.argmin(legal))
+        raise ShardError(f"{path}: sample {row} has {legal[row]} legal actions (need two or more)")
+    if not np.isfinite(policy).all() or (policy < 0).any():
+        raise ShardError(f"{path}: 'policy' holds negative, NaN or infinite values")
+    off_mask = np.flatnonzero((policy * ~mask).any(axis=1))
+    if off_mask.size:
+        raise ShardError(f"{path}: sample {off_mask[0]} has policy mass on an illegal action")
+    bad_sum = np.flatnonzero(np.abs(policy.sum(axis=1) - 1.0) > POLICY_SUM_TOLERANCE)
+    if bad_sum.size:
+        raise ShardError(f"{path}: sample {bad_sum[0]}'s policy does not sum to 1")
+    if not np.isfinite(returns).all() or (returns < 0).any():
+        raise ShardError(f"{path}: 'returns' holds negative, NaN or infinite values")
+    sums = returns.sum(axis=1)
+    bad_returns = np.flatnonzero((sums != 0) & (np.abs(sums - 1.0) > POLICY_SUM_TOLERANCE))
+    if bad_returns.size:
+        raise ShardError(
+            f"{path}: sample {bad_returns[0]}'s returns sum to {sums[bad_returns[0]]}, "
+            "expected 1 (or all zero for a truncated game)"
+        )
+
+
+def read_shard(
+    path: str | os.PathLike[str], obs_size: int, num_actions: int, players: int
+) -> dict[str, Any]:
+    """Reads one shard and checks it against the spec.
+
+    Raises:
+        ShardError: Unreadable file, a missing array, a wrong dtype or shape, or
+            targets that are not distributions over the legal actions.
+    """
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            arrays = {key: npz[key] for key in npz.files}
+    except FileNotFoundError:
+        raise ShardError(f"{path}: no such shard") from None
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+        raise ShardError(f"{path}: not a readable .npz shard ({exc})") from None
+    _check_shard(path, arrays, obs_size, num_actions, players)
+    return arrays
+
+
+def variant_sizes(variant: str, players: int) -> tuple[int, int]:
+    """``(OBSERVATION_SIZE, NUM_ACTIONS)`` of a variant at a player count."""
+    import splendor
+
+    state = splendor.new_game(variant, players=players, seed=0)
+    return int(state.observation_size), int(state.num_actions)
+
+
+def load_runs(
+    run_dirs: Sequence[str | os.PathLike[str]], *, window: int | None = None
+) -> tuple[Samples, RunInfo]:
+    """Loads every shard of ``run_dirs`` (oldest first) and keeps the last ``window`` samples.
+
+    All runs must be of one variant and player count.
+
+    Returns:
+        The samples and the first run's information.
+
+    Raises:
+        ShardError: No runs, runs of different variants, or a bad shard.
+    """
+    if not run_dirs:
+        raise ShardError("no self-play run directories given")
+    infos = [read_run_info(d) for d in run_dirs]
+    first = infos[0]
+    for info in infos[1:]:
+        if (info.variant, info.players) != (first.variant, first.players):
+            raise ShardError(
+                f"{info.path}: {info.variant}/{info.players} players differs from "
+                f"{first.path}: {first.variant}/{first.players} players"
+            )
+    obs_size, num_actions = variant_sizes(first.variant, first.players)
+    parts: list[dict[str, Any]] = []
+    for run_index, info in enumerate(infos):
+        for path in shard_paths(info.path):
+            arrays = read_shard(path, obs_size, num_actions, first.players)
+            arrays["game_key"] = (np.int64(run_index) << np.int64(40)) + arrays["game"]
+            parts.append(arrays)
+    if not parts:
+        raise ShardError(f"no shards in {', '.join(str(i.path) for i in infos)}")
+    total = sum(p["obs"].shape[0] for p in parts)
+    # Drop whole old shards first so the window never copies more than it keeps.
+    if window is not None and window < total:
+        while parts and total - parts[0]["obs"].shape[0] >= window:
+            total -= parts.pop(0)["obs"].shape[0]
+    samples = Samples(
+        obs=np.concatenate([p["obs"] for p in parts]),
+        mask=np.concatenate([p["mask"] for p in parts]),
+        policy=np.concatenate([p["policy"] for p in parts]),
+        returns=np.concatenate([p["returns"] for p in parts]),
+        game_key=np.concatenate([p["game_key"] for p in parts]),
+    )
+    if window is not None and len(samples) > window:
+        samples = samples.subset(slice(len(samples) - window, None))
+    if len(samples) == 0:
+        raise ShardError(f"the shards of {', '.join(str(i.path) for i in infos)} hold no samples")
+    return samples, first
+
+
+def _mix(x: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
+    """SplitMix64's finaliser: a well-spread hash of each key."""
+    z = x.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return np.asarray(z ^ (z >> np.uint64(31)))
+
+
+def split_by_game(samples: Samples, validation_fraction: float) -> tuple[Samples, Samples]:
+    """Training and validation samples; a game's samples all go to one side.
+
+    The side of a game depends only on its key, so it does not change when the
+    replay window moves.
+    """
+    if not 0.0 <= validation_fraction < 1.0:
+        raise ValueError(f"validation fraction must be in [0, 1), got {validation_fraction}")
+    with np.errstate(over="ignore"):
+        bucket = _mix(samples.game_key) % np.uint64(1_000_000)
+    held_out = bucket < np.uint64(int(validation_fraction * 1_000_000))
+    return samples.subset(np.flatnonzero(~held_out)), samples.subset(np.flatnonzero(held_out))
+
+
+def input_normalization(
+    obs: npt.NDArray[np.float32],
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Input shift (the mean) and scale (1 / standard deviation) of each feature.
+
+    A feature that is (nearly) constant in the data gets scale 1, so a value
+    never seen in training is not blown up.
+    """
+    data = obs.astype(np.float64)
+    mean = data.mean(axis=0)
+    std = data.std(axis=0)
+    scale = np.where(std > MIN_SCALE_STD, 1.0 / np.maximum(std, MIN_SCALE_STD), 1.0)
+    return mean.astype(np.float32), scale.astype(np.float32)
+
+
+class BatchSampler:
+    """Minibatches over a sample set: shuffled epochs from a seeded generator.
+
+    Its state (generator state, current permutation, position) is part of a
+    checkpoint, so a resumed run draws the same batches it would have drawn.
+    """
+
+    def __init__(self, size: int, batch_size: int, seed: int) -> None:
+        if size < 1 or batch_size < 1:
+            raise ValueError("a batch sampler needs samples and a positive batch size")
+        self.size = size
+        self.batch_size = min(batch_size, size)
+        self.generator = torch.Generator().manual_seed(seed)
+        self.order = torch.randperm(size, generator=self.generator)
+        self.position = 0
+
+    def next_rows(self) -> npt.NDArray[np.int64]:
+        """The rows of the next minibatch."""
+        if self.position + self.batch_size > self.size:
+            self.order = torch.randperm(self.size, generator=self.generator)
+            self.position = 0
+        rows = self.order[self.position : self.position + self.batch_size]
+        self.position += self.batch_size
+        return np.asarray(rows.numpy(), dtype=np.int64)
+
+    def state_dict(self) -> dict[str, Any]:
+        return {
+            "size": self.size,
+            "generator": self.generator.get_state(),
+            "order": self.order.clone(),
+            "position": self.position,
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        if state["size"] != self.size:
+            raise ValueError("the checkpoint's sampler is for a different number of samples")
+        self.generator.set_state(state["generator"])
+        self.order = state["order"]
+        self.position = int(state["position"])
+
+
+def batches(samples: Samples, batch_size: int) -> Iterator[Samples]:
+    """Consecutive minibatches in order (for evaluation)."""
+    for start in range(0, len(samples), batch_size):
+        yield samples.subset(slice(start, start + batch_size))

@@ -1,0 +1,280 @@
+"""The policy/value MLP of ``docs/network.md`` and its safetensors file.
+
+The module's parameter and buffer names are the tensor names of the network file
+(``input.shift``, ``trunk.0.weight``, ``policy.bias``, ...), so export and load
+are a plain ``state_dict`` round trip plus the header metadata.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import torch
+from safetensors import safe_open
+from safetensors.torch import save_file
+from torch import nn
+
+import splendor
+from splendor.errors import ConfigError, NetworkError
+
+FORMAT = "splendor-net/1"
+"""The ``format`` metadata string of a network file."""
+
+METADATA_KEYS = ("format", "variant", "players", "obs_size", "num_actions", "hidden", "provenance")
+"""Every metadata key an exported network file carries (``docs/network.md``)."""
+
+REQUIRED_METADATA_KEYS = METADATA_KEYS[:-1]
+"""The keys a loaded file must have (``provenance`` is optional, as in the Rust loader)."""
+
+MAX_PLAYERS = 4
+
+
+@dataclass(frozen=True)
+class NetworkShape:
+    """What a network is for and how wide it is."""
+
+    variant: str
+    players: int
+    obs_size: int
+    num_actions: int
+    hidden: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.players < 1 or self.obs_size < 1 or self.num_actions < 1:
+            raise ValueError(f"bad network shape {self}")
+        if not self.hidden or any(h < 1 for h in self.hidden):
+            raise ValueError(f"hidden widths must be one or more positive ints, got {self.hidden}")
+
+
+class InputNorm(nn.Module):
+    """``x' = (x - shift) * scale``, with shift and scale stored as buffers."""
+
+    shift: torch.Tensor
+    scale: torch.Tensor
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.register_buffer("shift", torch.zeros(size))
+        self.register_buffer("scale", torch.ones(size))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return (x - self.shift) * self.scale
+
+
+class PolicyValueNet(nn.Module):
+    """Input normalisation, a ReLU trunk, and policy and value heads.
+
+    ``forward(obs)`` returns ``(policy_logits [n, A], value_logits [n, P])``; the
+    prior is the softmax of the policy logits over the legal actions and the
+    value the softmax of the value logits (column 0 = the mover).
+    """
+
+    def __init__(self, shape: NetworkShape) -> None:
+        super().__init__()
+        self.shape = shape
+        self.input = InputNorm(shape.obs_size)
+        widths = (shape.obs_size, *shape.hidden)
+        self.trunk = nn.ModuleList(nn.Linear(a, b) for a, b in itertools.pairwise(widths))
+        self.policy = nn.Linear(widths[-1], shape.num_actions)
+        self.value = nn.Linear(widths[-1], shape.players)
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x = self.input(obs)
+        for layer in self.trunk:
+            x = torch.relu(layer(x))
+        return self.policy(x), self.value(x)
+
+    def set_input_normalization(
+        self, shift: npt.NDArray[np.float32], scale: npt.NDArray[np.float32]
+    ) -> None:
+        """Stores the input shift and scale (computed from the training data)."""
+        with torch.no_grad():
+            self.input.shift.copy_(torch.as_tensor(shift, dtype=torch.float32))
+            self.input.scale.copy_(torch.as_tensor(scale, dtype=torch.float32))
+
+    def parameter_count(self) -> int:
+        """Trainable parameters (the buffers are not counted)."""
+        return sum(p.numel() for p in self.parameters())
+
+    def metadata(self, provenance: Mapping[str, Any] | None = None) -> dict[str, str]:
+        """The header strings of the network file."""
+        return {
+            "format": FORMAT,
+            "variant": self.shape.variant,
+            "players": str(self.shape.players),
+            "obs_size": str(self.shape.obs_size),
+            "num_actions": str(self.shape.num_actions),
+            "hidden": ",".join(str(h) for h in self.shape.hidden),
+            "provenance": json.dumps(dict(provenance or {}), sort_keys=True),
+        }
+
+    def export(
+        self, path: str | os.PathLike[str], provenance: Mapping[str, Any] | None = None
+    ) -> None:
+        """Writes the network file: float32 tensors and every metadata key of the spec.
+
+        Args:
+            path: Where to write the ``.safetensors`` file (replaced atomically).
+            provenance: How the network was trained (seeds, data, settings);
+                stored as JSON in the ``provenance`` metadata string.
+        """
+        tensors = {
+            name: tensor.detach().to(torch.float32).contiguous().cpu()
+            for name, tensor in self.state_dict().items()
+        }
+        tmp = f"{os.fspath(path)}.tmp"
+        save_file(tensors, tmp, metadata=self.metadata(provenance))
+        os.replace(tmp, path)
+
+
+def expected_tensor_shapes(shape: NetworkShape) -> dict[str, tuple[int, ...]]:
+    """Every tensor name of a network file and its shape."""
+    shapes: dict[str, tuple[int, ...]] = {
+        "input.shift": (shape.obs_size,),
+        "input.scale": (shape.obs_size,),
+    }
+    previous = shape.obs_size
+    for i, width in enumerate(shape.hidden):
+        shapes[f"trunk.{i}.weight"] = (width, previous)
+        shapes[f"trunk.{i}.bias"] = (width,)
+        previous = width
+    shapes["policy.weight"] = (shape.num_actions, previous)
+    shapes["policy.bias"] = (shape.num_actions,)
+    shapes["value.weight"] = (shape.players, previous)
+    shapes["value.bias"] = (shape.players,)
+    return shapes
+
+
+def _parse_int(metadata: Mapping[str, str], key: str, path: str) -> int:
+    try:
+        value = int(metadata[key])
+    except ValueError:
+        raise NetworkError(f"{path}: metadata {key}={metadata[key]!r} is not an integer") from None
+    if value < 1:
+        raise NetworkError(f"{path}: metadata {key}={value} must be positive")
+    return value
+
+
+def shape_from_metadata(metadata: Mapping[str, str], path: str = "network") -> NetworkShape:
+    """Reads and checks the header strings of a network file."""
+    missing = [key for key in REQUIRED_METADATA_KEYS if key not in metadata]
+    if missing:
+        raise NetworkError(f"{path}: metadata lacks {', '.join(missing)}")
+    if metadata["format"] != FORMAT:
+        raise NetworkError(f"{path}: format is {metadata['format']!r}, expected {FORMAT!r}")
+    try:
+        hidden = tuple(int(h) for h in metadata["hidden"].split(","))
+    except ValueError:
+        raise NetworkError(
+            f"{path}: metadata hidden={metadata['hidden']!r} is not comma-separated ints"
+        ) from None
+    if not hidden or min(hidden) < 1:
+        raise NetworkError(f"{path}: metadata hidden={metadata['hidden']!r} has no positive widths")
+    shape = NetworkShape(
+        variant=metadata["variant"],
+        players=_parse_int(metadata, "players", path),
+        obs_size=_parse_int(metadata, "obs_size", path),
+        num_actions=_parse_int(metadata, "num_actions", path),
+        hidden=hidden,
+    )
+    if shape.variant not in splendor.VARIANTS:
+        raise NetworkError(f"{path}: unknown variant {shape.variant!r}")
+    if shape.players > MAX_PLAYERS:
+        raise NetworkError(f"{path}: metadata players={shape.players} is not in 1..{MAX_PLAYERS}")
+    try:
+        state = splendor.new_game(shape.variant, players=shape.players)
+    except ConfigError as exc:
+        raise NetworkError(
+            f"{path}: {shape.players} players do not fit {shape.variant} ({exc})"
+        ) from None
+    sizes = (state.observation_size, state.num_actions)
+    if (shape.obs_size, shape.num_actions) != sizes:
+        raise NetworkError(
+            f"{path}: obs_size/num_actions {shape.obs_size}/{shape.num_actions} are not "
+            f"{shape.variant}'s {sizes[0]}/{sizes[1]}"
+        )
+    return shape
+
+
+def read_network_file(
+    path: str | os.PathLike[str],
+) -> tuple[NetworkShape, dict[str, str], dict[str, npt.NDArray[np.float32]]]:
+    """Reads and validates a network file as NumPy arrays.
+
+    Returns:
+        The shape, the metadata strings and the tensors by name.
+
+    Raises:
+        NetworkError: Unreadable file, missing or bad metadata, a missing,
+            extra or wrongly shaped tensor, a non-float32 tensor, a NaN or
+            infinite weight.
+    """
+    name = os.fspath(path)
+    try:
+        with safe_open(name, framework="np") as f:
+            metadata = dict(f.metadata() or {})
+            tensors: dict[str, npt.NDArray[np.float32]] = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118
+    except FileNotFoundError:
+        raise NetworkError(f"{name}: no such network file") from None
+    except Exception as exc:  # safetensors raises its own error types for corrupt headers
+        raise NetworkError(f"{name}: not a readable safetensors file ({exc})") from None
+    shape = shape_from_metadata(metadata, name)
+    expected = expected_tensor_shapes(shape)
+    missing = sorted(set(expected) - set(tensors))
+    extra = sorted(set(tensors) - set(expected))
+    if missing:
+        raise NetworkError(f"{name}: missing tensors {', '.join(missing)}")
+    if extra:
+        raise NetworkError(f"{name}: unexpected tensors {', '.join(extra)}")
+    for key, want in expected.items():
+        array = tensors[key]
+        if array.dtype != np.float32:
+            raise NetworkError(f"{name}: tensor {key} is {array.dtype}, expected float32")
+        if tuple(array.shape) != want:
+            raise NetworkError(
+                f"{name}: tensor {key} has shape {tuple(array.shape)}, expected {want}"
+            )
+        if not np.isfinite(array).all():
+            raise NetworkError(f"{name}: tensor {key} holds NaN or infinite values")
+    return shape, metadata, tensors
+
+
+def load(path: str | os.PathLike[str]) -> tuple[PolicyValueNet, dict[str, str]]:
+    """Loads a network file into a :class:`PolicyValueNet` (in eval mode).
+
+    Returns:
+        The network and the file's metadata strings.
+
+    Raises:
+        NetworkError: See :func:`read_network_file`.
+    """
+    shape, metadata, tensors = read_network_file(path)
+    model = PolicyValueNet(shape)
+    model.load_state_dict({k: torch.from_numpy(v.copy()) for k, v in tensors.items()})
+    model.eval()
+    return model, metadata
+
+
+def numpy_forward(
+    tensors: Mapping[str, npt.NDArray[np.float32]],
+    hidden: Sequence[int],
+    obs: npt.NDArray[np.float32],
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """The network's forward pass in plain NumPy, straight from the file's tensors.
+
+    An independent reading of the spec, used to check the PyTorch module and the
+    Rust evaluator against the file.
+    """
+    x = (obs.astype(np.float32) - tensors["input.shift"]) * tensors["input.scale"]
+    for i in range(len(hidden)):
+        x = np.maximum(x @ tensors[f"trunk.{i}.weight"].T + tensors[f"trunk.{i}.bias"], 0.0)
+    policy = x @ tensors["policy.weight"].T + tensors["policy.bias"]
+    value = x @ tensors["value.weight"].T + tensors["value.bias"]
+    return policy.astype(np.float32), value.astype(np.float32)
