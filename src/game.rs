@@ -279,12 +279,23 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.legal_actions(&mut legal);
         if !legal.contains(a) {
             return Err(GameError::IllegalAction(format!(
-                "`{}` is not legal now",
-                Self::action_text(a)
+                "`{}` is not legal now: {}",
+                Self::action_text(a),
+                self.explain_illegal(a)
             )));
         }
         self.apply_unchecked(a);
         Ok(())
+    }
+    /// Why `a` is not legal in this (non-terminal) position, in words: the
+    /// part after the colon of `apply`'s `IllegalAction` message (`the red
+    /// pile has 3 tokens: taking 2 of one colour needs at least 4`). Reads
+    /// only what the player to move may see. Variants override it with the
+    /// reasons listed in docs/contract.md; the result for a legal action is
+    /// unspecified.
+    fn explain_illegal(&self, a: Action) -> String {
+        let _ = a;
+        crate::explain::NOT_EXPLAINED.to_string()
     }
     /// Applies an action known to be legal (search hot path). Behaviour on an
     /// illegal action is unspecified but must not be undefined.

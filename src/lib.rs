@@ -9,6 +9,7 @@
 //! engine itself never names PyO3.
 
 pub mod cardset;
+pub mod explain;
 pub mod game;
 pub mod gems;
 pub mod playout;

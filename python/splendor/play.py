@@ -1,8 +1,11 @@
 """A terminal game: a person against the bots.
 
-Each turn the board is redrawn (the screen is cleared and ANSI colours used
-only when the output is a terminal). On the person's turn they type an
-action's text (``take wug``, ``buy 1.2``) or id; ``help`` lists the legal
+Each turn the board is redrawn from the person's own view of the game
+(``state.to_json(seat)`` through :mod:`splendor.render`), so a card hidden from
+them is never on the screen; the screen is cleared and ANSI colours used only
+when the output is a terminal. On the person's turn they type an action's text
+(``take wug``, ``buy 1.2``) or ``#`` and its id (``#12``: a bare number is
+refused, so it is never taken for an id by mistake); ``help`` lists the legal
 actions, ``save FILE`` / ``load FILE`` store and restore the game,
 ``quit`` leaves. Bad input is reported and asked again; the game is never
 lost to a typo.
@@ -16,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import splendor
-from splendor import _core
+from splendor import _core, render
 from splendor.errors import SplendorError
 
 CLEAR = "\x1b[2J\x1b[H"
@@ -27,35 +30,57 @@ RED = "\x1b[31m"
 RESET = "\x1b[0m"
 
 HELP = """commands:
-  <action>     play an action by its text (e.g. 'take wug') or its id
-  help         list the legal actions
+  <action>     play an action by its text, e.g. 'take wug' or 'buy 1.2'
+  #<id>        play an action by its id, e.g. '#12' (ids are listed by 'help')
+  help         show this and the legal actions
   save FILE    save the game (full state, JSON)
   load FILE    load a saved game
   quit         leave the game"""
 
 Bot = _core.RandomBot | _core.GreedyBot | _core.MctsBot
 
-_SEAT_LINE = re.compile(r"^\W?seat (\d+):")
-_BLIND_CARD = re.compile(r"#\d+[^,]*?\s*\(blind\)")
+_CARD_LABEL = re.compile(r"^[1-3]\.[1-5]$")
+_RESERVE_LABEL = re.compile(r"^r([1-3])$", re.IGNORECASE)
+_BUY_WORD = {"base": "buy", "duel": "buy", "marvel": "recruit"}
 
 
-def redact(board: str, viewer: int) -> str:
-    """The board picture with the other seats' blind reserves hidden.
+def read_game(path: str) -> Any:
+    """The game saved in ``path`` (a state's JSON, as ``save`` writes it).
 
-    ``str(state)`` pictures the full state, including cards only their owner
-    may see; a person playing against the bots must not see them. Lines are
-    attributed to the seat whose ``seat N:`` line they follow.
+    Raises:
+        ConfigError: The file cannot be read or is not text.
+        InvalidStateError: The text is not a valid saved game.
     """
-    out = []
-    seat: int | None = None
-    for line in board.splitlines():
-        m = _SEAT_LINE.match(line)
-        if m:
-            seat = int(m.group(1))
-        elif seat is not None and seat != viewer:
-            line = _BLIND_CARD.sub("?? (blind)", line)
-        out.append(line)
-    return "\n".join(out) + ("\n" if board.endswith("\n") else "")
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError:
+        raise splendor.ConfigError(
+            f"cannot load {path}: not a saved game (not UTF-8 text)"
+        ) from None
+    except OSError as exc:
+        raise splendor.ConfigError(f"cannot load {path}: {exc.strerror or exc}") from None
+    return splendor.from_json(text)
+
+
+def not_an_action(line: str, variant: str) -> str | None:
+    """Why ``line`` is refused before it reaches the engine, or None.
+
+    A bare number or a card label is not an action: a number could be taken
+    for an action id by mistake, so ids are typed as ``#12``.
+    """
+    if line.isdigit():
+        return (
+            f"a bare number is not an action: type '#{line}' for action id {line},"
+            " or an action's text"
+        )
+    buy = _BUY_WORD.get(variant, "buy")
+    if _CARD_LABEL.match(line):
+        return f"{line} names a card: type '{buy} {line}' or 'reserve {line}'"
+    m = _RESERVE_LABEL.match(line)
+    if m:
+        return f"{line.upper()} names your reserved card {m.group(1)}: type '{buy} reserved {m.group(1)}'"
+    return None
 
 
 def make_bot(spec: str, seed: int) -> Bot:
@@ -112,17 +137,19 @@ class Session:
             self.bots[seat] = make_bot(self.bot_spec, self.seed + 1 + seat)
         return self.bots[seat]
 
+    def names(self) -> dict[int, str]:
+        return {p: "you" if p == self.seat else "bot" for p in range(self.state.num_players)}
+
+    def who(self, seat: int) -> str:
+        return f"seat {seat} ({self.names()[seat]})"
+
     def draw(self) -> None:
+        """The board as this seat sees it: drawn from its view, never the full state."""
         if self.color:
             self.stdout.write(CLEAR)
         else:
             self.say("=" * 60)
-        self.say(redact(str(self.state), self.seat))
-        scores = ", ".join(
-            f"{'you' if p == self.seat else f'bot {p}'} {s}"
-            for p, s in enumerate(self.state.scores())
-        )
-        self.say(self.style(f"scores: {scores}", BOLD))
+        self.say(render.text_board(self.state, self.seat, names=self.names()).rstrip("\n"))
         for line in self.last[-self.state.num_players * 3 :]:
             self.say(self.style(line, DIM))
 
@@ -135,20 +162,22 @@ class Session:
         return line.strip()
 
     def list_legal(self) -> None:
-        self.say("legal actions:")
-        for a in self.state.legal_actions():
-            self.say(f"  {int(a):4d}  {a}")
+        actions = [f"#{int(a)} {a}" for a in self.state.legal_actions()]
+        width = max(len(x) for x in actions) + 2 if actions else 0
+        per_line = max(1, render.WIDTH // width) if width else 1
+        self.say("legal actions (type the text, or '#' and the id):")
+        for i in range(0, len(actions), per_line):
+            self.say("  " + "".join(x.ljust(width) for x in actions[i : i + per_line]).rstrip())
 
     def load(self, path: str) -> None:
-        with open(path, encoding="utf-8") as f:
-            state = splendor.from_json(f.read())
+        state = read_game(path)
         if self.seat >= state.num_players:
             raise splendor.ConfigError(
                 f"seat {self.seat} does not exist in this {state.num_players}-player game"
             )
         self.state = state
         self.bots.clear()
-        self.last.append(f"loaded {path}")
+        self.last.append(f"loaded {path} ({state.variant}, {state.num_players} seats)")
 
     def human_turn(self) -> bool:
         """Reads commands until an action is played; False to end the session."""
@@ -181,12 +210,16 @@ class Session:
                         continue
                     self.load(rest)
                     return True
-                if line.isdigit():
-                    action = self.state.action_from_id(int(line))
+                refused = not_an_action(line, self.state.variant)
+                if refused is not None:
+                    self.say(self.style(f"{refused} (type 'help' for the legal actions)", RED))
+                    continue
+                if line.startswith("#") and line[1:].strip().isdigit():
+                    action = self.state.action_from_id(int(line[1:].strip()))
                 else:
                     action = self.state.action_from_text(line)
                 self.state.apply(action)
-                self.last.append(f"you: {action}")
+                self.last.append(f"{self.who(self.seat)}: {action}")
                 return True
             except (SplendorError, OSError) as e:
                 self.say(self.style(f"{e} (type 'help' for the legal actions)", RED))
@@ -194,7 +227,7 @@ class Session:
     def bot_turn(self, player: int) -> None:
         action = self.bot_for(player).act(self.state)
         self.state.apply(action)
-        self.last.append(f"bot {player}: {action}")
+        self.last.append(f"{self.who(player)}: {action}")
 
     def run(self) -> int:
         while not self.state.is_terminal():
@@ -214,14 +247,15 @@ class Session:
             shared = " (shared)" if len(winners) > 1 else ""
             self.say(self.style(f"you win{shared}!", GREEN))
         else:
-            self.say(self.style(f"you lose: won by {winners} ({outcome.reason})", RED))
+            by = ", ".join(self.who(w) for w in winners)
+            self.say(self.style(f"you lose: won by {by} ({outcome.reason})", RED))
         return 0
 
 
 def main(
     *,
-    variant: str = "base",
-    players: int = 2,
+    variant: str | None = None,
+    players: int | None = None,
     bot: str = "mcts:1000",
     seat: int = 0,
     seed: int = 0,
@@ -232,19 +266,39 @@ def main(
 ) -> int:
     """Runs a terminal game; returns the exit status.
 
+    Args:
+        variant: The variant of a new game (default ``base``). With ``load``,
+            the saved game's variant is played; naming another is an error.
+        players: Seats of a new game (default 2); with ``load``, as ``variant``.
+        load: A game saved with ``save FILE`` to continue.
+
     Raises:
-        ConfigError: A bad variant, player count, seat or bot spec.
+        ConfigError: A bad variant, player count, seat or bot spec; a file
+            that cannot be read, or holds another variant or player count
+            than the one asked for.
+        InvalidStateError: The file is not a saved game.
     """
     out = stdout if stdout is not None else sys.stdout
     inp = stdin if stdin is not None else sys.stdin
     use_color = out.isatty() if color is None else color
     make_bot(bot, seed)  # fail early on a bad spec
-    state = splendor.new_game(variant, players=players, seed=seed)
+    if load is not None:
+        state = read_game(load)
+        if variant is not None and variant != state.variant:
+            raise splendor.ConfigError(
+                f"{load} holds a {state.variant} game, not {variant}:"
+                " leave out --variant to continue it"
+            )
+        if players is not None and players != state.num_players:
+            raise splendor.ConfigError(
+                f"{load} holds a {state.num_players}-player game, not {players}:"
+                " leave out --players to continue it"
+            )
+    else:
+        state = splendor.new_game(variant or "base", players=players or 2, seed=seed)
+    if not 0 <= seat < state.num_players:
+        raise splendor.ConfigError(f"seat must be in 0..{state.num_players - 1}, got {seat}")
     session = Session(state, seat, bot, inp, out, use_color, seed)
     if load is not None:
-        session.load(load)
-    if not 0 <= seat < session.state.num_players:
-        raise splendor.ConfigError(
-            f"seat must be in 0..{session.state.num_players - 1}, got {seat}"
-        )
+        session.last.append(f"loaded {load} ({state.variant}, {state.num_players} seats)")
     return session.run()

@@ -16,6 +16,7 @@ from splendor.errors import IllegalActionError, InvalidActionError
 from splendor.reference import base_actions as A
 from splendor.reference.base_data import LEVEL_IDS, NOBLES, NUM_LEVELS, SLOTS
 from splendor.reference.base_eval import heuristic
+from splendor.reference.base_explain import explain_illegal
 from splendor.reference.base_json import from_obj, parse_json, to_obj
 from splendor.reference.base_state import (
     GEMS_PER_COLOUR,
@@ -130,8 +131,7 @@ class BaseState(BaseCore):
             raise IllegalActionError(f"the game is over; `{A.action_text(i)}` cannot be played")
         if i not in self.legal_ids():
             raise IllegalActionError(
-                f"`{A.action_text(i)}` is not legal now (phase {self.phase},"
-                f" player {self.current_player})"
+                f"`{A.action_text(i)}` is not legal now: {explain_illegal(self, i)}"
             )
         self.apply_unchecked(i)
 

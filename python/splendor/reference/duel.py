@@ -32,6 +32,7 @@ from splendor.reference.duel_data import (
     SPIRAL,
     TOKEN_TOTALS,
 )
+from splendor.reference.duel_explain import explain_illegal
 from splendor.reference.duel_json import from_obj, to_obj
 from splendor.reference.duel_state import MAX_TURN_CAP, PHASES, DuelCore, PlayerState
 from splendor.reference.rng import SplitMix64
@@ -152,8 +153,7 @@ class DuelState(DuelCore):
             raise IllegalActionError(f"the game is over; `{A.action_text(i)}` cannot be played")
         if i not in self.legal_ids():
             raise IllegalActionError(
-                f"`{A.action_text(i)}` is not legal now (phase {self.phase},"
-                f" player {self.current_player})"
+                f"`{A.action_text(i)}` is not legal now: {explain_illegal(self, i)}"
             )
         self.apply_unchecked(i)
 

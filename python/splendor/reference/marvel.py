@@ -29,6 +29,7 @@ from splendor.reference.common import (
     load_json,
 )
 from splendor.reference.marvel_data import COLOURS, MarvelData, load_data
+from splendor.reference.marvel_explain import explain_illegal
 from splendor.reference.rng import SplitMix64
 
 STONES_PER_PLAYERS = {2: 4, 3: 5, 4: 7}
@@ -278,7 +279,9 @@ class MarvelState:
         if self.phase == "over":
             raise IllegalActionError(f"the game is over; `{A.ALL_TEXT[a]}` cannot be played")
         if a not in self.legal_action_ids():
-            raise IllegalActionError(f"`{A.ALL_TEXT[a]}` is not legal now")
+            raise IllegalActionError(
+                f"`{A.ALL_TEXT[a]}` is not legal now: {explain_illegal(self, a)}"
+            )
         self._apply(a)
 
     def child(self, action: Action | int | str) -> MarvelState:

@@ -9,6 +9,7 @@
 pub mod actions;
 pub mod cards;
 mod eval;
+mod explain;
 mod json;
 mod json_write;
 pub mod observe;
@@ -64,8 +65,9 @@ impl Game for BaseState {
         }
         if !self.is_legal(a.0) {
             return Err(GameError::IllegalAction(format!(
-                "`{}` is not legal now",
-                actions::action_text(a)
+                "`{}` is not legal now: {}",
+                actions::action_text(a),
+                self.explain(a)
             )));
         }
         self.apply_action(a);
@@ -74,6 +76,9 @@ impl Game for BaseState {
     #[inline]
     fn apply_unchecked(&mut self, a: Action) {
         self.apply_action(a);
+    }
+    fn explain_illegal(&self, a: Action) -> String {
+        self.explain(a)
     }
     fn outcome(&self) -> Option<Outcome> {
         self.outcome_now()

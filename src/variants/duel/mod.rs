@@ -5,6 +5,7 @@ pub mod actions;
 pub mod board;
 pub mod cards;
 mod check;
+mod explain;
 mod json;
 mod observe;
 mod rules;
@@ -40,6 +41,9 @@ impl Game for DuelState {
         if self.phase != Phase::Over {
             self.play(a);
         }
+    }
+    fn explain_illegal(&self, a: Action) -> String {
+        self.explain(a)
     }
     fn outcome(&self) -> Option<Outcome> {
         (self.phase == Phase::Over).then(|| Outcome {

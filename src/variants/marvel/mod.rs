@@ -7,6 +7,7 @@
 
 pub mod actions;
 pub mod data;
+mod explain;
 mod json;
 mod observe;
 mod rules;
@@ -66,6 +67,9 @@ impl Game for MarvelState {
     }
     fn apply_unchecked(&mut self, a: Action) {
         self.step(a.0);
+    }
+    fn explain_illegal(&self, a: Action) -> String {
+        self.explain(a)
     }
     fn outcome(&self) -> Option<Outcome> {
         self.result()

@@ -1,0 +1,152 @@
+"""Printed faces of the cards and tiles, keyed by their public ids.
+
+The faces come from the bundled card tables (``splendor/data/<variant>/*.csv``,
+read by the reference engine's data modules, the single reading of those
+files); a Marvel game on a custom card set looks its set up by the view's
+``card_set`` field. Nothing here reads a game state.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from splendor.errors import InvalidStateError
+from splendor.reference import base_data, duel_data, marvel_data
+from splendor.render.model import Card, Count, Tile, TokenKind
+
+BASE_KINDS = (
+    TokenKind("w", "white"),
+    TokenKind("u", "blue"),
+    TokenKind("g", "green"),
+    TokenKind("r", "red"),
+    TokenKind("k", "black"),
+    TokenKind("y", "gold", "wild, comes with a reserve"),
+)
+DUEL_KINDS = (
+    TokenKind("w", "white"),
+    TokenKind("u", "blue"),
+    TokenKind("g", "green"),
+    TokenKind("r", "red"),
+    TokenKind("k", "black"),
+    TokenKind("p", "pearl", "no card gives it"),
+    TokenKind("y", "gold", "wild, taken to reserve"),
+)
+MARVEL_KINDS = (
+    TokenKind("p", "purple"),
+    TokenKind("b", "blue"),
+    TokenKind("r", "red"),
+    TokenKind("o", "orange"),
+    TokenKind("y", "yellow"),
+    TokenKind("s", "grey", "S.H.I.E.L.D., wild, comes with a reserve"),
+    TokenKind("t", "green", "Time stone, needed to win"),
+)
+KINDS = {"base": BASE_KINDS, "duel": DUEL_KINDS, "marvel": MARVEL_KINDS}
+"""Token kinds of each variant, in the order of the JSON's token arrays."""
+
+
+def counts(
+    letters: str, values: tuple[int, ...] | list[int], *, nonzero: bool
+) -> tuple[Count, ...]:
+    """``Count``s pairing ``letters`` with ``values`` (only the nonzero ones if asked)."""
+    return tuple(
+        Count(letter, n) for letter, n in zip(letters, values, strict=False) if n or not nonzero
+    )
+
+
+@cache
+def base_card(card_id: int) -> Card:
+    """The face of base card ``card_id``."""
+    c = base_data.CARDS[card_id]
+    return Card(
+        id=c.id,
+        level=c.level,
+        colour=base_data.LETTERS[c.bonus],
+        bonus=1,
+        joker=False,
+        points=c.points,
+        cost=counts(base_data.LETTERS, c.cost, nonzero=True),
+    )
+
+
+@cache
+def base_noble(noble_id: int) -> Tile:
+    """The face of noble ``noble_id``."""
+    n = base_data.NOBLES[noble_id]
+    return Tile(
+        "noble",
+        n.id,
+        f"noble {n.id}",
+        "",
+        n.points,
+        counts(base_data.LETTERS.upper(), n.req, nonzero=True),
+    )
+
+
+@cache
+def duel_card(card_id: int) -> Card:
+    """The face of Duel card ``card_id``."""
+    c = duel_data.CARDS[card_id]
+    coloured = c.bonus < len(duel_data.COLOURS)
+    return Card(
+        id=c.id,
+        level=c.level,
+        colour="wugrk"[c.bonus] if coloured else "",
+        bonus=c.bonus_count,
+        joker=c.bonus == duel_data.WILD,
+        points=c.points,
+        cost=counts(duel_data.KINDS, c.cost, nonzero=True),
+        crowns=c.crowns,
+        abilities=tuple(a for a in c.abilities if a != "wild"),
+    )
+
+
+@cache
+def duel_royal(royal_id: int) -> Tile:
+    """The face of royal ``royal_id``."""
+    r = duel_data.ROYALS[royal_id]
+    return Tile("royal", r.id, f"royal {r.id}", "", r.points, (), r.abilities)
+
+
+def marvel_set(card_set: object) -> marvel_data.MarvelData:
+    """The Marvel card set a view names (the bundled one or one loaded in this process).
+
+    Raises:
+        InvalidStateError: No loaded card set has that identity.
+    """
+    data = marvel_data.data_by_checksum(card_set)
+    if data.checksum != card_set:
+        raise InvalidStateError(
+            f"card_set {card_set!r} is not a Marvel card set loaded in this process:"
+            " load it with MarvelState.from_json(text, cards=..., locations=...) first"
+        )
+    return data
+
+
+def marvel_card(data: marvel_data.MarvelData, card_id: int) -> Card:
+    """The face of Marvel card ``card_id`` in the set ``data``."""
+    c = data.cards[card_id]
+    return Card(
+        id=c.id,
+        level=c.level,
+        colour=marvel_data.LETTERS[c.bonus],
+        bonus=1,
+        joker=False,
+        points=c.points,
+        cost=counts(marvel_data.LETTERS, c.cost, nonzero=True),
+        name=c.name,
+        avengers=c.avengers,
+        time_stone=bool(c.time_stone),
+    )
+
+
+def marvel_location(data: marvel_data.MarvelData, location_id: int) -> Tile:
+    """The face of location ``location_id`` in the set ``data``."""
+    loc = data.locations[location_id]
+    return Tile(
+        "location",
+        loc.id,
+        f"location {loc.id}",
+        loc.name,
+        loc.points,
+        counts(marvel_data.LETTERS.upper(), loc.requirement, nonzero=True),
+    )
