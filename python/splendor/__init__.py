@@ -41,6 +41,7 @@ from splendor.errors import (
     SplendorError,
 )
 from splendor.protocol import GameState
+from splendor.view import from_view
 
 try:
     __version__ = version("splendor")
@@ -68,6 +69,7 @@ __all__ = [
     "SplendorError",
     "__version__",
     "from_json",
+    "from_view",
     "match",
     "new_game",
     "random_games",
