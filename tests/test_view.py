@@ -23,7 +23,7 @@ def midgame(engine: Any, variant: str, players: int, seed: int = 3) -> Any:
         if state.is_terminal():
             break
         legal = state.legal_actions()
-        blind = [a for a in legal if "reserve" in str(a) and "deck" in str(a)]
+        blind = [a for a in legal if "deck" in str(a) or str(a).startswith("gold")]
         state.apply(blind[0] if blind and rng.random() < 0.5 else rng.choice(legal))
     return state
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -286,12 +287,67 @@ def _add_selfplay(sub: Any) -> None:
     p.set_defaults(func=_selfplay)
 
 
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from splendor.web import ServerLimits, serve
+    except ImportError as exc:  # the web extra is not installed
+        raise splendor.ConfigError(
+            f"'splendor serve' needs the web extra: pip install 'splendor[web]' ({exc})"
+        ) from None
+    limits = ServerLimits(workers=args.workers or os.cpu_count() or 1)
+    print(f"splendor: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
+    serve(args.host, args.port, limits)
+    return 0
+
+
+def _add_serve(sub: Any) -> None:
+    p = sub.add_parser("serve", help="the web page to play the AI, and its JSON API")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: localhost only)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--workers", type=int, default=None, help="search threads (default: all cores)")
+    p.set_defaults(func=_serve)
+
+
+def _render(args: argparse.Namespace) -> int:
+    from splendor import render
+    from splendor.play import read_game
+
+    state = read_game(args.game)
+    viewer = None if args.viewer is None else int(args.viewer)
+    if viewer is not None and not 0 <= viewer < state.num_players:
+        raise splendor.ConfigError(f"--viewer {viewer} is not a seat of this game")
+    fmt = args.format or ("text" if args.output.endswith(".txt") else "svg")
+    if fmt == "svg":
+        picture = str(render.svg_board(state, viewer))
+    else:
+        picture = render.text_board(state, viewer) + "\n"
+    if args.output == "-":
+        sys.stdout.write(picture)
+    else:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(picture)
+    return 0
+
+
+def _add_render(sub: Any) -> None:
+    p = sub.add_parser("render", help="draw a saved game's board (SVG or text)")
+    p.add_argument("game", help="a saved game (a state's JSON)")
+    p.add_argument("-o", "--output", default="-", help="file to write (default: stdout)")
+    p.add_argument("--viewer", type=int, default=None, help="whose view (default: spectator)")
+    p.add_argument(
+        "--format", choices=["svg", "text"], default=None, help="default: text for .txt, else svg"
+    )
+    p.set_defaults(func=_render)
+
+
 _COMMANDS: list[Callable[[Any], None]] = [
     _add_demo,
     _add_bench,
     _add_match,
     _add_play,
     _add_selfplay,
+    _add_serve,
+    _add_render,
 ]
 
 
