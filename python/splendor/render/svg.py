@@ -79,6 +79,13 @@ def _text(
     )
 
 
+def _squeeze(text: str, width: float, size: int) -> dict[str, str]:
+    """Attributes that fit a long line into ``width`` (by narrowing it) and leave short ones be."""
+    if len(text) * size * 0.58 <= width:
+        return {}
+    return {"textLength": f"{width:g}", "lengthAdjust": "spacingAndGlyphs"}
+
+
 def _pip(variant: str, x: float, y: float, r: float, letter: str, label: str = "") -> str:
     """A token or cost pip: a circle in the kind's colour with its letter (and an amount)."""
     fill = _fill(variant, letter)
@@ -288,7 +295,7 @@ def _seat(
     stats = "   ".join(stat_text(s) for s in seat.stats)
     out = [
         _text(x + 10, y + 20, header, size=15, font_weight="bold"),
-        _text(x + 10, y + 38, stats, size=12),
+        _text(x + 10, y + 38, stats, size=12, **_squeeze(stats, w - 20, 12)),
     ]
     out.append(_text(x + 10, y + 62, "tokens", size=11, fill="#555"))
     tokens = []
@@ -314,17 +321,10 @@ def _seat(
     )
     line = y + 118
     if seat.tiles:
-        out.append(
-            _text(
-                x + 10,
-                line + 12,
-                "has: "
-                + ", ".join(
-                    f"{t.label}{' ' + t.name if t.name else ''} ({t.points} pt)" for t in seat.tiles
-                ),
-                size=12,
-            )
+        owned = "has: " + ", ".join(
+            f"{t.label}{' ' + t.name if t.name else ''} ({t.points} pt)" for t in seat.tiles
         )
+        out.append(_text(x + 10, line + 12, owned, size=12, **_squeeze(owned, w - 20, 12)))
         line += 20
     if seat.reserved:
         out.append(_text(x + 10, line + 12, "reserved", size=11, fill="#555"))
@@ -405,9 +405,7 @@ def board_svg(
     legal_set = set(legal)
     v = board.variant
     out: list[str] = []
-    turn = (
-        f"round {board.round}, turn {board.turn + 1}" if board.round else f"turn {board.turn + 1}"
-    )
+    turn = f"round {board.round}, turn {board.turn}" if board.round else f"turn {board.turn}"
     if board.result is not None:
         winners = ", ".join(seat_name(s, names, board.viewer) for s in board.result.winners)
         status = f"game over ({board.result.reason}): " + (
@@ -496,7 +494,7 @@ def board_svg(
         '<defs><pattern id="back" width="10" height="10" patternUnits="userSpaceOnUse" '
         'patternTransform="rotate(45)"><rect width="10" height="10" fill="#5b4a8a"/>'
         '<rect width="4" height="10" fill="#4a3b75"/></pattern>'
-        "<style>.pick{cursor:pointer}.legal&gt;rect:first-child{stroke:#e0a800;stroke-width:3}</style>"
+        "<style>.pick{cursor:pointer}.legal&gt;rect:first-of-type{stroke:#e0a800;stroke-width:3}</style>"
         "</defs>"
     ).replace("&gt;", ">")
     return (

@@ -147,7 +147,9 @@ function drawChoices(candidates) {
   const phase = game.view.phase;
   let list = candidates;
   if (!list) list = phase === "main" ? [] : game.legal;
-  $("choices-title").textContent = candidates ? "Which one?" : phase === "main" ? "Your choices" : `Choose (${phase})`;
+  $("choices-title").textContent = candidates
+    ? "Which one?"
+    : phase === "over" ? "Game over" : phase === "main" ? "Your choices" : `Choose (${phase})`;
   for (const a of list) box.append(actionButton(a));
   if (!list.length && game.legal.length) {
     const p = document.createElement("p");
