@@ -274,11 +274,15 @@ def test_play_a_whole_game_by_clicking(
             human_move(browser, variant, rng)
         except StaleElementReferenceException:
             continue
-        WebDriverWait(browser, 60, poll_frequency=0.05).until(
-            lambda d, n=before: step_count(d) > n
-            or message_is_error(d)
-            or d.find_element(By.ID, "result").is_displayed()
-        )
+
+        def moved(d: WebDriver, n: int = before) -> bool:
+            return (
+                step_count(d) > n
+                or message_is_error(d)
+                or d.find_element(By.ID, "result").is_displayed()
+            )
+
+        WebDriverWait(browser, 60, poll_frequency=0.05).until(moved)
         assert not message_is_error(browser), browser.find_element(By.ID, "message").text
         idle(browser)
         decisions += 1

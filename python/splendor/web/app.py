@@ -104,6 +104,21 @@ class BodyLimit:
         await self.app(scope, counted, send)
 
 
+def load_view(view: dict[str, Any], seed: int) -> Any:
+    """The state to search for the player whose view this is (that player must be to decide)."""
+    viewer = view.get("viewer")
+    if viewer is None:
+        raise InvalidStateError("send the player's view (to_json(player)), not a full state")
+    state = splendor.from_view(json.dumps(view), seed=seed)
+    if state.is_terminal():
+        raise ConfigError("the game is over: there is no move to make")
+    if state.current_player != viewer:
+        raise SeatError(
+            f"this is seat {viewer}'s view but seat {state.current_player} is to decide"
+        )
+    return state
+
+
 def _handler(status: int, code: str) -> Callable[[Request, Exception], Awaitable[Response]]:
     async def handler(_: Request, exc: Exception) -> Response:
         return error_response(status, code, str(exc))
@@ -211,18 +226,9 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
         resamples them at every iteration.
         """
         plan = plan_move(req.bot, req.budget.iterations, req.budget.time_limit, limits)
-        text = json.dumps(req.view)
-        viewer = req.view.get("viewer")
-        if viewer is None:
-            raise InvalidStateError("send the player's view (to_json(player)), not a full state")
-        state = splendor.from_view(text, seed=req.seed)
-        if state.is_terminal():
-            raise ConfigError("the game is over: there is no move to make")
-        if state.current_player != viewer:
-            raise SeatError(
-                f"this is seat {viewer}'s view but seat {state.current_player} is to decide"
-            )
-        return await in_pool(lambda: choose(state, plan, req.seed))
+        view = req.view
+        # Loading the view is CPU work too: it runs on the worker, off the event loop.
+        return await in_pool(lambda: choose(load_view(view, req.seed), plan, req.seed))
 
     @app.post("/api/v1/games", response_model=m.GameSnapshot, tags=["games"])
     async def new_game(req: m.NewGame, viewer: int = Query(0, ge=0, le=3)) -> m.GameSnapshot:
