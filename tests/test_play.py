@@ -7,11 +7,15 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import TextIO, cast
 
 import pytest
 import splendor
+import splendor.render
 from splendor.errors import ConfigError
-from splendor.play import main, make_bot, redact
+from splendor.play import Session, main, make_bot
+from splendor.reference.rng import SplitMix64
+from test_render import CASES, leaks
 
 
 def run(script: str, **kwargs: object) -> tuple[int, str]:
@@ -27,9 +31,10 @@ def test_help_bad_input_moves_save_load_quit(tmp_path: Path) -> None:
             "help",
             "fly to the moon",  # unparsable: re-prompt
             "buy 3.1",  # well-formed but unaffordable: re-prompt
-            "9999",  # id out of range: re-prompt
+            "#9999",  # id out of range: re-prompt
             "take wug",  # a move by text
-            "5",  # a move by id (take wrk: still legal after one bot move)
+            "5",  # a bare number: refused, never taken for an id
+            "#5",  # a move by id (take wrk: still legal after one bot move)
             f"save {save}",
             "take grk",
             f"load {save}",
@@ -39,10 +44,11 @@ def test_help_bad_input_moves_save_load_quit(tmp_path: Path) -> None:
     )
     code, out = run(script + "\n", bot="random", seed=4)
     assert code == 0
-    assert "legal actions:" in out and "take wug" in out  # help listed them
-    assert out.count("type 'help' for the legal actions") >= 4
-    assert "you: take wug" in out
-    assert "you: take wrk" in out
+    assert "legal actions (" in out and "#0 take wug" in out  # help listed them
+    assert out.count("type 'help' for the legal actions") >= 5
+    assert "a bare number is not an action: type '#5' for action id 5" in out
+    assert "seat 0 (you): take wug" in out
+    assert "seat 0 (you): take wrk" in out
     assert f"saved to {save}" in out
     assert f"loaded {save}" in out
     assert out.rstrip().endswith("bye")
@@ -86,8 +92,8 @@ def test_load_option_and_seat(tmp_path: Path) -> None:
     # Seat 1 is to move in the loaded game: the prompt comes at once.
     code, out = run("help\nquit\n", bot="greedy", seat=1, load=str(f))
     assert code == 0
-    assert "legal actions:" in out
-    assert "bot 0:" not in out
+    assert "legal actions (" in out
+    assert "seat 0 (bot):" not in out
 
 
 def test_colour_when_asked() -> None:
@@ -117,23 +123,101 @@ def test_cli_play_subcommand(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "you: take wug" in proc.stdout
+    assert "seat 0 (you): take wug" in proc.stdout
     assert save.exists()
 
 
-def test_the_board_hides_the_bots_blind_reserves() -> None:
-    state = splendor.new_game("base", seed=5)
-    state.apply("take wug")
-    state.apply("reserve deck 1")  # seat 1 reserves blind
-    board = str(state)
-    assert "(blind)" in board
-    shown = redact(board, 0)
-    assert "?? (blind)" in shown
-    hidden_line = next(x for x in board.splitlines() if "(blind)" in x)
-    assert hidden_line not in shown
-    # The owner still sees the card.
-    assert redact(board, 1) == board
-    # And the session uses it: the bot's blind card does not reach the screen.
-    f = io.StringIO()
-    main(stdin=io.StringIO("quit\n"), stdout=f, bot="random", seed=5)
-    assert "(blind)" not in f.getvalue() or "?? (blind)" in f.getvalue()
+class LeakCheckingPlayer:
+    """Stands in for the person: before answering each prompt it searches everything
+    printed since the last prompt for the cards hidden from its seat, then types
+    ``help``, a bare number, a card label, an illegal action (its explanation is
+    printed too) and finally a legal action, reserving blind when it can."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = SplitMix64(seed)
+        self.session: Session | None = None
+        self.out = io.StringIO()
+        self.checked = 0
+        self.queue: list[str] = []
+        self.found: list[str] = []
+
+    def readline(self) -> str:
+        session = self.session
+        assert session is not None
+        state = session.state
+        text = self.out.getvalue()
+        self.out.seek(0)
+        self.out.truncate()
+        board = splendor.render.board_of(state, session.seat)
+        self.found += leaks(text, state, session.seat, board)
+        self.checked += 1
+        if not self.queue:
+            legal = state.legal_actions()
+            illegal = [a for a in range(state.num_actions) if a not in {int(x) for x in legal}]
+            blind = [a for a in legal if "deck" in str(a)]
+            pool = blind if blind and self.rng.below(2) == 0 else legal
+            self.queue = [
+                "help",
+                str(int(legal[0])),
+                "1.2",
+                str(state.action_from_id(illegal[self.rng.below(len(illegal))])),
+                str(pool[self.rng.below(len(pool))]),
+            ]
+        return self.queue.pop(0) + "\n"
+
+
+@pytest.mark.parametrize(("variant", "players"), CASES)
+def test_nothing_shown_to_the_player_names_a_hidden_card(variant: str, players: int) -> None:
+    """Boards, prompts, the help listing and messages, over whole games with blind reserves."""
+    for seed in range(4):
+        person = LeakCheckingPlayer(seed)
+        state = splendor.new_game(variant, players=players, seed=seed)
+        stdin = cast(TextIO, person)  # it answers readline(), all a Session reads
+        session = Session(state, seed % players, "random", stdin, person.out, False, seed)
+        person.session = session
+        assert session.run() == 0
+        person.found += leaks(
+            person.out.getvalue(),
+            session.state,
+            session.seat,
+            splendor.render.board_of(session.state, session.seat),
+        )
+        assert person.found == []
+        assert session.state.is_terminal()
+        assert person.checked > 20
+
+
+def test_the_old_leak_is_closed() -> None:
+    """``play --variant marvel`` showed the opponent's blind reserve by name."""
+    state = splendor.new_game("marvel", seed=5)
+    state.apply("take pbr")
+    state.apply("reserve deck 3")  # seat 1 reserves blind
+    hidden = json.loads(state.to_json())["players"][1]["reserved"][0]["card"]
+    out = io.StringIO()
+    Session(state, 0, "random", io.StringIO("help\nquit\n"), out, False).run()
+    card = splendor.render.tables.marvel_set(json.loads(state.to_json())["card_set"]).cards[hidden]
+    assert card.name not in out.getvalue()
+    assert splendor.render.card_face(card, variant="marvel") not in out.getvalue()
+    assert "R1  face down: a level 3 card reserved blind" in out.getvalue()
+
+
+def test_card_labels_and_ids_do_not_collide() -> None:
+    script = "12\n1.2\nr1\n#0\nquit\n"
+    code, out = run(script, bot="random", seed=3)
+    assert code == 0
+    assert "a bare number is not an action: type '#12' for action id 12" in out
+    assert "1.2 names a card: type 'buy 1.2' or 'reserve 1.2'" in out
+    assert "R1 names your reserved card 1: type 'buy reserved 1'" in out
+    assert out.count("seat 0 (you): ") == 1 and "seat 0 (you): take wug" in out  # only #0
+    _, marvel = run("1.2\nquit\n", bot="random", variant="marvel")
+    assert "type 'recruit 1.2' or 'reserve 1.2'" in marvel
+    # The help listing names every legal action with its '#' id, no bare numbers.
+    _, listing = run("help\nquit\n", bot="random", seed=3)
+    assert "#0 take wug" in listing and "#45 buy 1.1" not in listing.replace("#45", "")
+
+
+def test_illegal_moves_are_explained_at_the_prompt() -> None:
+    _, out = run("buy 3.1\nquit\n", bot="random", seed=3)
+    assert "`buy 3.1` is not legal now: you cannot afford it: you lack" in out
+    _, duel = run("reserve 3.1\nquit\n", bot="random", variant="duel", seed=3)
+    assert "take a gold token first (`gold <cell>`)" in duel

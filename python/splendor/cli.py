@@ -13,11 +13,64 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, NoReturn
 
 import splendor
-from splendor.errors import SplendorError
+from splendor import render
+from splendor.errors import ConfigError, SplendorError
 from splendor.reference.rng import SplitMix64
+
+MAX_SEED = 2**64 - 1
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr (exit status 2).
+
+    argparse prints the whole usage before an error; one line that names the
+    problem and points at ``--help`` reads better, and scripts can rely on it.
+    Subcommand parsers inherit the class.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def int_in(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse ``type`` accepting integers in ``lo..hi`` (inclusive)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be in {lo}..{hi}, got {value}")
+        return value
+
+    parse.__name__ = f"integer in {lo}..{hi}"
+    parse.lo = lo  # type: ignore[attr-defined]
+    parse.hi = hi  # type: ignore[attr-defined]
+    return parse
+
+
+def check_writable(path: str) -> None:
+    """Fails now, before any work, if ``path`` cannot be written.
+
+    Raises:
+        ConfigError: ``path`` is a directory or cannot be opened for writing.
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise ConfigError(f"cannot write {path}: it is a directory")
+    existed = target.exists()
+    try:
+        with target.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if not existed:
+        target.unlink()  # leave nothing behind if the work fails later
 
 
 def greedy_value(state: Any, player: int) -> float:
@@ -69,33 +122,35 @@ def _demo(args: argparse.Namespace) -> int:
     state = splendor.new_game(args.variant, players=args.players, seed=args.seed)
     bots = [splendor.GreedyBot(seed=args.seed * 31 + p) for p in range(state.num_players)]
     last_player = -1
+    first = True
     while not state.is_terminal():
         player = state.current_player
         if player != last_player and not args.quiet:
-            print(state)
-            print()
+            # A spectator's board: every hand is shown, decks stay face down.
+            print(render.render_text(render.board_of(state, None), legend=first))
+            first = False
         action = bots[player].act(state)
         if not args.quiet:
-            print(f"player {player}: {action}")
+            print(f"seat {player}: {action}")
         state.apply(action)
         last_player = player
-    print(state)
+    print(render.render_text(render.board_of(state, None), legend=first))
     outcome = state.outcome()
     assert outcome is not None
-    scores = ", ".join(f"player {p}: {s}" for p, s in enumerate(state.scores()))
+    scores = ", ".join(f"seat {p}: {s}" for p, s in enumerate(state.scores()))
     if outcome.winners:
-        who = " and ".join(f"player {p}" for p in outcome.winners)
-        print(f"\nGame over ({outcome.reason}). Winner: {who}. Scores: {scores}.")
+        who = " and ".join(f"seat {p}" for p in outcome.winners)
+        print(f"Game over ({outcome.reason}). Winner: {who}. Scores: {scores}.")
     else:
-        print(f"\nGame over ({outcome.reason}): no winner. Scores: {scores}.")
+        print(f"Game over ({outcome.reason}): no winner. Scores: {scores}.")
     return 0
 
 
 def _add_demo(sub: Any) -> None:
     p = sub.add_parser("demo", help="watch a greedy AI play itself, board printed each turn")
     p.add_argument("--variant", default="base", choices=splendor.VARIANTS)
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--players", type=int_in(2, 4), default=2, help="seats (Duel: 2)")
+    p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
     p.add_argument("--quiet", action="store_true", help="print only the final board and result")
     p.set_defaults(func=_demo)
 
@@ -166,11 +221,17 @@ def _bench(args: argparse.Namespace) -> int:
 def _add_bench(sub: Any) -> None:
     p = sub.add_parser("bench", help="measure engine speed (random games, Rust vs reference)")
     p.add_argument("--variant", default="base", choices=splendor.VARIANTS)
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--games", type=int, default=20000, help="games for random_games")
-    p.add_argument("--loop-games", type=int, default=200, help="Rust games driven from Python")
-    p.add_argument("--ref-games", type=int, default=20, help="reference games from Python")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--players", type=int_in(2, 4), default=2, help="seats (Duel: 2)")
+    p.add_argument(
+        "--games", type=int_in(1, 10_000_000), default=20000, help="games for random_games"
+    )
+    p.add_argument(
+        "--loop-games", type=int_in(1, 1_000_000), default=200, help="Rust games driven from Python"
+    )
+    p.add_argument(
+        "--ref-games", type=int_in(1, 100_000), default=20, help="reference games from Python"
+    )
+    p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
     p.set_defaults(func=_bench)
 
 
@@ -178,6 +239,8 @@ def _match(args: argparse.Namespace) -> int:
     from splendor.arena import ProgressBar, format_table, parse_bots, run_match
 
     bots = parse_bots(args.bots)
+    if args.json:
+        check_writable(args.json)  # before the match, not after hours of it
     bar = None if args.no_progress else ProgressBar(sys.stderr)
     result = run_match(
         bots,
@@ -191,27 +254,35 @@ def _match(args: argparse.Namespace) -> int:
     )
     print(format_table(result))
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            f.write(result.to_json() + "\n")
+        try:
+            with open(args.json, "w", encoding="utf-8") as f:
+                f.write(result.to_json() + "\n")
+        except OSError as exc:
+            # Keep the results: they go to stdout instead of the file.
+            print(
+                f"splendor: error: cannot write {args.json}: {exc.strerror or exc}", file=sys.stderr
+            )
+            print(result.to_json())
+            return 1
     return 0
 
 
 def _add_match(sub: Any) -> None:
     p = sub.add_parser(
         "match",
-        help="play bots against each other (seat rotation, paired deals, Wilson 95% CI)",
+        help="play bots against each other (seat rotation, paired deals, Wilson 95%% CI)",
     )
     p.add_argument("--variant", default="base", choices=splendor.VARIANTS)
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--players", type=int_in(2, 4), default=2, help="seats (Duel: 2)")
+    p.add_argument("--games", type=int_in(1, 10_000_000), default=100)
     p.add_argument(
         "--bots",
         default="mcts:1000,greedy",
         help="comma-separated: random, greedy, mcts, mcts:N (iterations), mcts:Ts (seconds)",
     )
-    p.add_argument("--threads", type=int, default=1, help="games played at once")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--turn-cap", type=int, default=100)
+    p.add_argument("--threads", type=int_in(1, 1024), default=1, help="games played at once")
+    p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
+    p.add_argument("--turn-cap", type=int_in(1, 1_000_000), default=100, help="rounds")
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_match)
@@ -232,11 +303,17 @@ def _play(args: argparse.Namespace) -> int:
 
 def _add_play(sub: Any) -> None:
     p = sub.add_parser("play", help="play against the AI in the terminal")
-    p.add_argument("--variant", default="base", choices=splendor.VARIANTS)
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument(
+        "--variant",
+        choices=splendor.VARIANTS,
+        help="base (the default), duel or marvel; with --load, the file's variant",
+    )
+    p.add_argument(
+        "--players", type=int_in(2, 4), help="seats (default 2); with --load, the file's"
+    )
     p.add_argument("--bot", default="mcts:1000", help="random, greedy, mcts, mcts:N or mcts:Ts")
-    p.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seat", type=int_in(0, 3), default=0, help="your seat (0 plays first)")
+    p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
     p.add_argument("--load", metavar="FILE", help="continue a game saved with 'save FILE'")
     p.set_defaults(func=_play)
 
@@ -353,9 +430,7 @@ _COMMANDS: list[Callable[[Any], None]] = [
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
-    parser = argparse.ArgumentParser(
-        prog="splendor", description="Fast, exact Splendor engines and AI."
-    )
+    parser = OneLineParser(prog="splendor", description="Fast, exact Splendor engines and AI.")
     parser.add_argument("--version", action="version", version=splendor.__version__)
     sub = parser.add_subparsers(dest="command", required=True)
     for add in _COMMANDS:
@@ -364,13 +439,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``splendor`` command."""
-    args = build_parser().parse_args(argv)
+    """Entry point of the ``splendor`` command; returns the exit status.
+
+    0 on success; 2 for a bad argument (one line on stderr, as argparse's
+    own errors); 1 when the operating system refuses (a file it cannot write).
+    """
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help, --version or a bad argument: already printed
+        return exc.code if isinstance(exc.code, int) else 2
     try:
         code: int = args.func(args)
     except SplendorError as exc:
-        print(f"splendor: error: {exc}", file=sys.stderr)
+        # A bad value the parser could not check (a bot spec, a file): status 2 as argparse's.
+        print(f"splendor {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"splendor {args.command}: error: {exc}", file=sys.stderr)
+        return 1
     return code
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -79,7 +80,8 @@ def not_an_action(line: str, variant: str) -> str | None:
         return f"{line} names a card: type '{buy} {line}' or 'reserve {line}'"
     m = _RESERVE_LABEL.match(line)
     if m:
-        return f"{line.upper()} names your reserved card {m.group(1)}: type '{buy} reserved {m.group(1)}'"
+        i = m.group(1)
+        return f"{line.upper()} names your reserved card {i}: type '{buy} reserved {i}'"
     return None
 
 
@@ -153,6 +155,12 @@ class Session:
         for line in self.last[-self.state.num_players * 3 :]:
             self.say(self.style(line, DIM))
 
+    def refuse(self, why: str) -> None:
+        """Says why the input was not played, wrapped to the board's width."""
+        for line in textwrap.wrap(why, render.WIDTH, break_on_hyphens=False):
+            self.say(self.style(line, RED))
+        self.say("(type 'help' for the legal actions)")
+
     def read(self) -> str | None:
         self.stdout.write(self.style("your move> ", GREEN))
         self.stdout.flush()
@@ -212,7 +220,7 @@ class Session:
                     return True
                 refused = not_an_action(line, self.state.variant)
                 if refused is not None:
-                    self.say(self.style(f"{refused} (type 'help' for the legal actions)", RED))
+                    self.refuse(refused)
                     continue
                 if line.startswith("#") and line[1:].strip().isdigit():
                     action = self.state.action_from_id(int(line[1:].strip()))
@@ -222,7 +230,7 @@ class Session:
                 self.last.append(f"{self.who(self.seat)}: {action}")
                 return True
             except (SplendorError, OSError) as e:
-                self.say(self.style(f"{e} (type 'help' for the legal actions)", RED))
+                self.refuse(str(e))
 
     def bot_turn(self, player: int) -> None:
         action = self.bot_for(player).act(self.state)

@@ -191,16 +191,16 @@ def explain_main_game(state: MainGame, words: MainGameWords, a: int, tile: int |
         return f"the level {a - A.RESERVE_DECK + 1} deck is empty"  # the only other reason
     if a < A.BUY_RESERVED:
         level, slot = divmod(a - A.BUY_UP, SLOTS)
-        cost = state.slot_card_cost(level, slot)
-        if cost is None:
+        price = state.slot_card_cost(level, slot)
+        if price is None:
             return f"slot {level + 1}.{slot + 1} is empty"
     else:
         index = a - A.BUY_RESERVED
-        cost = state.reserved_card_cost(index)
-        if cost is None:
+        price = state.reserved_card_cost(index)
+        if price is None:
             return f"you have no reserved card {index + 1}"
     held = [state.tokens_of(c) for c in range(5)]
-    reason = lack_reason(letters, cost, state.bonuses(), held, wild, colours[5])
+    reason = lack_reason(letters, price, state.bonuses(), held, wild, colours[5])
     return NOT_EXPLAINED if reason is None else reason
 
 

@@ -144,7 +144,6 @@ def explain_illegal(s: DuelCore, a: int) -> str:
     kind = phase_of(a)
     if kind != s.phase:
         return _phase_task(s, a)
-    me = s.players[s.current]
     if kind == "main":
         return _main_reason(s, a)
     if kind == "reserve":

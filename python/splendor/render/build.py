@@ -20,12 +20,10 @@ from splendor.render.model import (
     Board,
     Card,
     CardRow,
-    Count,
     Result,
     Seat,
     Slot,
     Stat,
-    Tile,
     TokenKind,
 )
 
@@ -190,8 +188,9 @@ def _build_base(obj: Mapping[str, Any], result: Result | None) -> Board:
         bank=tables.counts("wugrky", obj["bank"], nonzero=False),
         rows=rows,
         tiles=tuple(tables.base_noble(int(x)) for x in obj["nobles"]),
-        tiles_title="nobles (3 points; one visits you at the end of your turn when your bonuses"
-        " meet its needs)",
+        tiles_title="nobles",
+        tiles_note="3 points; one visits you at the end of your turn when your bonuses meet"
+        " its needs",
         seats=tuple(seats),
         pending=pending,
         result=_result(obj, result),
@@ -200,8 +199,8 @@ def _build_base(obj: Mapping[str, Any], result: Result | None) -> Board:
             (
                 "cards: 2.3 = level 2 slot 3 (`buy 2.3`), R1 = your reserved card 1"
                 " (`buy reserved 1`)",
-                "a card: bonus colour (capital), points (pt), cost; a bonus pays one token of"
-                " its colour, for good",
+                "a card: bonus colour (capital), points (pt), cost; each bonus pays 1 token of"
+                " its colour",
             ),
         ),
     )
@@ -301,7 +300,8 @@ def _build_duel(obj: Mapping[str, Any], result: Result | None) -> Board:
         bank=(),
         rows=tuple(rows),
         tiles=tuple(tables.duel_royal(int(r)) for r in obj["royals"]),
-        tiles_title="royals (one when your crowns reach 3, another at 6)",
+        tiles_title="royals",
+        tiles_note="take one when your crowns reach 3, another at 6",
         seats=tuple(seats),
         grid=grid,
         bag=tables.counts("wugrkpy", obj["bag"], nonzero=False),
@@ -327,8 +327,8 @@ def _build_duel(obj: Mapping[str, Any], result: Result | None) -> Board:
 def _duel_pending(
     obj: Mapping[str, Any], rows: tuple[CardRow, ...], mover: Seat | None
 ) -> Slot | None:
-    buy = obj["pending_buy"]
-    if buy is not None:
+    if obj["pending_buy"] is not None:
+        buy = int(obj["pending_buy"])
         if buy < DUEL_BUY_RESERVED:
             k = buy - DUEL_BUY
             level = next(lv for lv in (3, 2, 1) if k >= DUEL_SLOT_OFFSET[lv - 1])
@@ -374,10 +374,10 @@ def _duel_task(obj: Mapping[str, Any], pending: Slot | None, mover: Seat | None)
 
 
 def _build_marvel(obj: Mapping[str, Any], result: Result | None) -> Board:
-    data = tables.marvel_set(obj["card_set"])
+    faces = tables.marvel_set(obj["card_set"])
 
     def face(card_id: int) -> Card:
-        return tables.marvel_card(data, card_id)
+        return faces.cards[card_id]
 
     n = int(obj["num_players"])
     viewer = obj["viewer"]
@@ -387,7 +387,7 @@ def _build_marvel(obj: Mapping[str, Any], result: Result | None) -> Board:
     seats = []
     for i, p in enumerate(obj["players"]):
         cards = [face(int(c)) for c in p["cards"]]
-        locations = tuple(tables.marvel_location(data, int(x)) for x in p["locations"])
+        locations = tuple(faces.locations[int(x)] for x in p["locations"])
         bonuses = _bonuses(cards, letters)
         tile = 3 if holder == i else 0
         points = sum(c.points for c in cards) + sum(t.points for t in locations) + tile
@@ -433,9 +433,9 @@ def _build_marvel(obj: Mapping[str, Any], result: Result | None) -> Board:
         kinds=tables.MARVEL_KINDS,
         bank=tables.counts("pbroyst", obj["bank"], nonzero=False),
         rows=rows,
-        tiles=tuple(tables.marvel_location(data, int(x)) for x in obj["locations"]),
-        tiles_title="locations (one comes to you at the end of your turn when your bonuses"
-        " meet its needs)",
+        tiles=tuple(faces.locations[int(x)] for x in obj["locations"]),
+        tiles_title="locations",
+        tiles_note="one comes to you at the end of your turn when your bonuses meet its needs",
         seats=tuple(seats),
         pending=pending,
         supply=(

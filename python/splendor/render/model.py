@@ -208,7 +208,8 @@ class Board:
         bag: Duel's bag, per token kind.
         rows: The card display, level 3 first.
         tiles: Nobles / locations / royals still to be claimed.
-        tiles_title: What the tiles are (``nobles``, ...), with when they are claimed.
+        tiles_title: What the tiles are (``nobles``, ``royals``, ``locations``).
+        tiles_note: How a tile is claimed, in words.
         seats: Every seat.
         pending: The card being paid for or resolved, when there is one.
         supply: Further shared things (Duel privileges, Marvel's Avengers tile).
@@ -231,6 +232,7 @@ class Board:
     rows: tuple[CardRow, ...]
     tiles: tuple[Tile, ...]
     tiles_title: str
+    tiles_note: str
     seats: tuple[Seat, ...]
     legend: tuple[str, ...]
     grid: tuple[tuple[str, ...], ...] = ()

@@ -8,6 +8,7 @@ files); a Marvel game on a custom card set looks its set up by the view's
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 from splendor.errors import InvalidStateError
@@ -107,24 +108,43 @@ def duel_royal(royal_id: int) -> Tile:
     return Tile("royal", r.id, f"royal {r.id}", "", r.points, (), r.abilities)
 
 
-def marvel_set(card_set: object) -> marvel_data.MarvelData:
-    """The Marvel card set a view names (the bundled one or one loaded in this process).
+@dataclass(frozen=True)
+class MarvelFaces:
+    """The faces of one Marvel card set, by id."""
+
+    cards: tuple[Card, ...]
+    locations: tuple[Tile, ...]
+
+
+_MARVEL_FACES: dict[object, MarvelFaces] = {}
+
+
+def marvel_set(card_set: object) -> MarvelFaces:
+    """The faces of the Marvel card set a view names (the bundled one or one loaded
+    in this process).
 
     Raises:
         InvalidStateError: No loaded card set has that identity.
     """
+    hit = _MARVEL_FACES.get(card_set)
+    if hit is not None:
+        return hit
     data = marvel_data.data_by_checksum(card_set)
     if data.checksum != card_set:
         raise InvalidStateError(
             f"card_set {card_set!r} is not a Marvel card set loaded in this process:"
             " load it with MarvelState.from_json(text, cards=..., locations=...) first"
         )
-    return data
+    faces = MarvelFaces(
+        tuple(_marvel_card(c) for c in data.cards),
+        tuple(_marvel_location(loc) for loc in data.locations),
+    )
+    if len(_MARVEL_FACES) < 64:  # bounded: custom sets are few
+        _MARVEL_FACES[card_set] = faces
+    return faces
 
 
-def marvel_card(data: marvel_data.MarvelData, card_id: int) -> Card:
-    """The face of Marvel card ``card_id`` in the set ``data``."""
-    c = data.cards[card_id]
+def _marvel_card(c: marvel_data.Card) -> Card:
     return Card(
         id=c.id,
         level=c.level,
@@ -139,9 +159,7 @@ def marvel_card(data: marvel_data.MarvelData, card_id: int) -> Card:
     )
 
 
-def marvel_location(data: marvel_data.MarvelData, location_id: int) -> Tile:
-    """The face of location ``location_id`` in the set ``data``."""
-    loc = data.locations[location_id]
+def _marvel_location(loc: marvel_data.Location) -> Tile:
     return Tile(
         "location",
         loc.id,

@@ -126,7 +126,7 @@ def _header(board: Board, names: Mapping[int, str]) -> list[str]:
         return [f"{head} | game over", "result: " + result_text(board, names)]
     view = "" if board.viewer is not None else " | spectator view: every card shown"
     who = seat_name(board.to_play, names, board.viewer) if board.to_play is not None else ""
-    return [f"{head} | {who} to play{view}", f"  to do: {board.task}"]
+    return [f"{head} | {who} to play{view}", *_wrap(board.task, "  to do: ")]
 
 
 def result_text(board: Board, names: Mapping[int, str]) -> str:
@@ -187,24 +187,30 @@ def _seat(board: Board, seat: Seat, names: Mapping[int, str]) -> list[str]:
     return lines
 
 
-def render_text(board: Board, *, names: Mapping[int, str] | None = None) -> str:
+def render_text(
+    board: Board, *, names: Mapping[int, str] | None = None, legend: bool = True
+) -> str:
     """The board as text, every line at most :data:`WIDTH` columns.
 
     Args:
         board: What to draw (its viewer decides what is face down).
         names: Optional words after a seat number (``{1: "bot"}``); the
             viewer's seat reads ``you`` unless named here.
+        legend: Include the goal and the key to the letters (a caller that
+            redraws the board may show them once).
     """
     names = dict(names or {})
     out = _header(board, names)
-    out += _wrap(board.goal, "goal: ")
-    for i, sentence in enumerate(board.legend):
-        out += _wrap(sentence, "key:  " if i == 0 else "      ")
+    if legend:
+        out += _wrap(board.goal, "goal: ")
+        for i, sentence in enumerate(board.legend):
+            out += _wrap(sentence, "key:  " if i == 0 else "      ")
     out.append("")
     out += _supply(board)
     if board.tiles:
-        out += flow(f"{board.tiles_title}:", [tile_text(t) for t in board.tiles], indent=2)
-    elif board.tiles_title:
+        out += _wrap(f"{board.tiles_title} ({board.tiles_note}):", "")
+        out += flow("  ", [tile_text(t) for t in board.tiles], indent=2)
+    else:
         out.append(f"{board.tiles_title}: none left")
     out += _rows(board.rows, board.variant)
     if board.pending is not None and board.result is None:
