@@ -144,6 +144,9 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
         summary="Play Splendor, Splendor Duel and Splendor: Marvel against the AI;"
         " ask it for moves.",
         lifespan=lifespan,
+        # The interactive docs pages load their scripts from a CDN: only the schema is served.
+        docs_url=None,
+        redoc_url=None,
         responses={
             400: {"model": m.ErrorResponse},
             404: {"model": m.ErrorResponse},
