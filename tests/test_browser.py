@@ -205,9 +205,7 @@ def hidden_titles(app: Any, game_id: str, seat: int) -> set[str]:
         hidden |= {_card_title(builder(i), variant) for i in deck_ids} - seen
     else:
         data = render.tables.marvel_set(full_json["card_set"])
-        hidden |= {
-            _card_title(render.tables.marvel_card(data, i), variant) for i in deck_ids
-        } - seen
+        hidden |= {_card_title(data.cards[i], variant) for i in deck_ids} - seen
     return hidden
 
 
