@@ -16,4 +16,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, limits: ServerLimits | None
     """Run the app with uvicorn until interrupted (binds to localhost unless told otherwise)."""
     import uvicorn
 
-    uvicorn.run(create_app(limits), host=host, port=port, log_level="info")
+    # Keep idle connections longer than a queued search can take, so a client reusing one does
+    # not race the server closing it (uvicorn's default is 5 s).
+    uvicorn.run(create_app(limits), host=host, port=port, log_level="info", timeout_keep_alive=75)
