@@ -312,3 +312,14 @@ def test_searches_never_block_the_event_loop() -> None:
     quick, slow = asyncio.run(run())
     assert slow >= 1.0
     assert quick < 0.5
+
+
+def test_import_splendor_never_imports_the_web_layer() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, splendor, splendor.render; "
+        "assert not {'fastapi', 'uvicorn', 'starlette', 'splendor.web'} & set(sys.modules)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
