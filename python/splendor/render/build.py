@@ -342,7 +342,7 @@ def _duel_pending(
     if card is None:
         return None
     face = tables.duel_card(int(card))
-    return Slot("bought", face.level, face)
+    return Slot("", face.level, face)  # in the tableau now: no label to type
 
 
 def _duel_task(obj: Mapping[str, Any], pending: Slot | None, mover: Seat | None) -> str:
@@ -409,7 +409,7 @@ def _build_marvel(obj: Mapping[str, Any], result: Result | None) -> Board:
                     Stat("colours", "colours", colours, 5),
                     Stat("green", "green token", green, 1),
                     Stat("icons", "Avengers icons", sum(c.avengers for c in cards)),
-                    *((Stat("avengers", "holds the Avengers tile", 1),) if holder == i else ()),
+                    Stat("avengers", "holds the Avengers tile", int(holder == i), flag=True),
                 ),
             )
         )

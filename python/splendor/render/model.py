@@ -135,13 +135,15 @@ class Stat:
     """One figure about a seat: ``key`` is stable (for a picture), ``label`` readable.
 
     ``target`` is the figure that wins or matters (20 points, 10 crowns, 10
-    tokens), or None.
+    tokens), or None. A ``flag`` is a yes/no figure (``value`` 0 or 1), shown by
+    its label when set.
     """
 
     key: str
     label: str
     value: int
     target: int | None = None
+    flag: bool = False
 
 
 @dataclass(frozen=True)

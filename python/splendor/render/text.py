@@ -81,7 +81,9 @@ def tile_text(tile: Tile) -> str:
 
 
 def stat_text(stat: Stat) -> str:
-    """``crowns 3/10`` (a target) or ``Avengers icons 4``."""
+    """``crowns 3/10`` (a target), ``Avengers icons 4``, or a set flag's label."""
+    if stat.flag:
+        return stat.label
     if stat.target is None:
         return f"{stat.label} {stat.value}"
     return f"{stat.label} {stat.value}/{stat.target}"
@@ -179,7 +181,7 @@ def _seat(board: Board, seat: Seat, names: Mapping[int, str]) -> list[str]:
         f"{mark} {name}  {points}  cards {seat.cards}  "
         f"tokens {held_text(seat.tokens)} ({seat.tokens_total}/10)"
     )
-    extra = [stat_text(s) for s in seat.stats if s.key != "points"]
+    extra = [stat_text(s) for s in seat.stats if s.key != "points" and (s.value or not s.flag)]
     lines = [first, *flow(f"    bonuses {held_text(seat.bonuses)}", extra, indent=4)]
     if seat.tiles:
         lines += flow("    owns: ", [tile_text(t) for t in seat.tiles], sep="; ")
@@ -214,7 +216,8 @@ def render_text(
         out.append(f"{board.tiles_title}: none left")
     out += _rows(board.rows, board.variant)
     if board.pending is not None and board.result is None:
-        out.append(f"now resolving: {slot_text(board.pending, variant=board.variant)}")
+        doing = "paying for" if board.phase == "pay" else "just bought"
+        out.append(f"{doing}: {slot_text(board.pending, variant=board.variant)}")
     out.append("")
     for seat in board.seats:
         out += _seat(board, seat, names)

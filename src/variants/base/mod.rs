@@ -3,8 +3,8 @@
 //! [`BaseState`] is a 288-byte `Copy` value; the modules split the concept:
 //! card tables (`cards`), the action space (`actions`), the packed state
 //! (`state`), the rules (`rules`), what a player sees (`observe`), the
-//! evaluation (`eval`), JSON (`json` loads, `json_write` writes) and the text
-//! picture (`render`).
+//! evaluation (`eval`), JSON (`json` loads, `json_write` writes), the text
+//! picture (`render`) and why an action is illegal (`explain`).
 
 pub mod actions;
 pub mod cards;
