@@ -136,3 +136,11 @@ def test_render_command_writes_svg_and_text(tmp_path: Path) -> None:
     assert main(["render", str(game), "-o", str(text), "--viewer", "0"]) == 0
     assert text.read_text() == render.text_board(state, 0) + "\n"
     assert main(["render", str(game), "-o", str(out), "--viewer", "7"]) == 2
+
+
+def test_a_yes_no_figure_shows_only_when_set() -> None:
+    state = midgame("marvel", 3)
+    board = render.board_of(state, 0)
+    svg = render.svg_board(state, 0)
+    holders = [s for seat in board.seats for s in seat.stats if s.flag and s.value]
+    assert svg.count("holds the Avengers tile") == len(holders)

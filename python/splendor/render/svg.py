@@ -292,7 +292,7 @@ def _seat(
     header = (
         f"{'> ' if seat.to_play else ''}{name}   {seat.cards} cards   tokens {seat.tokens_total}/10"
     )
-    stats = "   ".join(stat_text(s) for s in seat.stats)
+    stats = "   ".join(stat_text(s) for s in seat.stats if s.value or not s.flag)
     out = [
         _text(x + 10, y + 20, header, size=15, font_weight="bold"),
         _text(x + 10, y + 38, stats, size=12, **_squeeze(stats, w - 20, 12)),
