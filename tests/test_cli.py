@@ -120,12 +120,18 @@ STRING_OPTIONS = {
     "--bots": ["nonsense", "", ",", "random,", "random,mcts:0"],
     "--load": ["missing", "dir", "binary", "empty", "text", "view"],
     "--json": ["dir", "missing", "under_a_file"],
+    "--out": ["under_a_file"],
+    "--host": ["", "no.such.host.invalid"],
+    "--output": ["dir", "under_a_file"],
 }
 FAST = {
     "demo": ["--quiet"],
     "bench": ["--games", "1", "--loop-games", "1", "--ref-games", "1"],
     "match": ["--games", "1", "--bots", "random,random", "--no-progress"],
     "play": ["--bot", "random"],
+    "selfplay": ["--games", "1", "--out", "/nonexistent/selfplay-run"],
+    "serve": ["--port", "1"],
+    "render": ["/nonexistent/game.json"],
 }
 
 

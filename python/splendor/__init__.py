@@ -45,6 +45,7 @@ from splendor.errors import (
 )
 from splendor.nets import match
 from splendor.protocol import GameState
+from splendor.view import from_view
 
 try:
     __version__ = version("splendor")
@@ -76,6 +77,7 @@ __all__ = [
     "VectorEnv",
     "__version__",
     "from_json",
+    "from_view",
     "match",
     "new_game",
     "observation_spec",

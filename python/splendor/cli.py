@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import socket
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -353,20 +355,31 @@ def _add_selfplay(sub: Any) -> None:
         help="play MCTS self-play games into .npz shards (training data; resumable)",
     )
     p.add_argument("--variant", default="base", choices=splendor.VARIANTS)
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--games", type=int, required=True, help="number of games to play")
+    p.add_argument("--players", type=int_in(2, 4), default=2)
+    p.add_argument(
+        "--games", type=int_in(1, 10_000_000), required=True, help="number of games to play"
+    )
     p.add_argument("--out", required=True, metavar="DIR", help="run directory (created or resumed)")
-    p.add_argument("--seed", type=int, default=0, help="run seed: game i is a function of it")
-    p.add_argument("--first-game", type=int, default=0, help="id of the first game")
-    p.add_argument("--iterations", type=int, default=800, help="search iterations per decision")
+    p.add_argument(
+        "--seed", type=int_in(0, MAX_SEED), default=0, help="run seed: game i is a function of it"
+    )
+    p.add_argument("--first-game", type=int_in(0, 10**12), default=0, help="id of the first game")
+    p.add_argument(
+        "--iterations",
+        type=int_in(1, 10_000_000),
+        default=800,
+        help="search iterations per decision",
+    )
     p.add_argument(
         "--temperature-moves",
-        type=int,
+        type=int_in(0, 100_000),
         default=20,
         help="decisions sampled in proportion to the visits at the start of each game",
     )
-    p.add_argument("--threads", type=int, default=None, help="games at once (default: all cores)")
-    p.add_argument("--shard-size", type=int, default=200, help="games per shard file")
+    p.add_argument(
+        "--threads", type=int_in(1, 1024), default=None, help="games at once (default: all cores)"
+    )
+    p.add_argument("--shard-size", type=int_in(1, 1_000_000), default=200, help="games per shard")
     p.add_argument("--network", metavar="FILE", help="guide the search with this network file")
     p.add_argument(
         "--noise-alpha", type=float, default=None, help="Dirichlet noise on the root prior"
@@ -438,6 +451,69 @@ def _add_train(sub: Any) -> None:
     p.add_argument("--turn-cap", type=int, default=100)
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=_train)
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from splendor.web import ServerLimits, serve
+    except ImportError as exc:  # the web extra is not installed
+        raise splendor.ConfigError(
+            f"'splendor serve' needs the web extra: pip install 'splendor[web]' ({exc})"
+        ) from None
+    try:
+        socket.getaddrinfo(args.host, args.port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise splendor.ConfigError(
+            f"--host {args.host!r} is not an address to bind: {exc}"
+        ) from None
+    if not args.host:
+        raise splendor.ConfigError("--host '' would bind every interface: name one (127.0.0.1)")
+    limits = ServerLimits(workers=args.workers or os.cpu_count() or 1)
+    print(f"splendor: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
+    serve(args.host, args.port, limits)
+    return 0
+
+
+def _add_serve(sub: Any) -> None:
+    p = sub.add_parser("serve", help="the web page to play the AI, and its JSON API")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: localhost only)")
+    p.add_argument("--port", type=int_in(1, 65535), default=8000)
+    p.add_argument(
+        "--workers", type=int_in(1, 1024), default=None, help="search threads (default: all cores)"
+    )
+    p.set_defaults(func=_serve)
+
+
+def _render(args: argparse.Namespace) -> int:
+    from splendor import render
+    from splendor.play import read_game
+
+    state = read_game(args.game)
+    viewer = None if args.viewer is None else int(args.viewer)
+    if viewer is not None and not 0 <= viewer < state.num_players:
+        raise splendor.ConfigError(f"--viewer {viewer} is not a seat of this game")
+    fmt = args.format or ("text" if args.output.endswith(".txt") else "svg")
+    if fmt == "svg":
+        picture = str(render.svg_board(state, viewer))
+    else:
+        picture = render.text_board(state, viewer) + "\n"
+    if args.output == "-":
+        sys.stdout.write(picture)
+    else:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(picture)
+    return 0
+
+
+def _add_render(sub: Any) -> None:
+    p = sub.add_parser("render", help="draw a saved game's board (SVG or text)")
+    p.add_argument("game", help="a saved game (a state's JSON)")
+    p.add_argument("-o", "--output", default="-", help="file to write (default: stdout)")
+    p.add_argument(
+        "--viewer", type=int_in(0, 3), default=None, help="whose view (default: spectator)"
+    )
+    p.add_argument(
+        "--format", choices=["svg", "text"], default=None, help="default: text for .txt, else svg"
+    )
+    p.set_defaults(func=_render)
 
 
 _COMMANDS: list[Callable[[Any], None]] = [
@@ -447,6 +523,8 @@ _COMMANDS: list[Callable[[Any], None]] = [
     _add_play,
     _add_selfplay,
     _add_train,
+    _add_serve,
+    _add_render,
 ]
 
 

@@ -16,6 +16,7 @@ from splendor.reference.common import Action, Outcome
 from splendor.reference.duel import DuelState, new_duel_game
 from splendor.reference.marvel import MarvelState, new_marvel_game
 from splendor.reference.rng import SplitMix64
+from splendor.reference.view import complete_view
 
 VARIANTS = ("base", "duel", "marvel")
 
@@ -111,6 +112,11 @@ def from_json(text: str) -> AnyState:
     raise InvalidStateError(f"unknown variant {variant!r} in state JSON")
 
 
+def from_view(text: str, *, seed: int = 0) -> AnyState:
+    """Load one determinization of a player's view (``complete_view``); a full state as is."""
+    return from_json(complete_view(text, seed=seed))
+
+
 def random_playout(state: AnyState, seed: int) -> int:
     """Play uniformly random legal actions until the game ends; return the decision count.
 
@@ -134,6 +140,7 @@ __all__ = [
     "MarvelState",
     "Outcome",
     "from_json",
+    "from_view",
     "new_game",
     "random_playout",
 ]

@@ -17,7 +17,7 @@ Splendor | 2 seats | round 1, turn 1 | seat 0 (you) to play
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from splendor.render.build import build_board
@@ -33,6 +33,7 @@ from splendor.render.model import (
     Tile,
     TokenKind,
 )
+from splendor.render.svg import board_svg
 from splendor.render.text import WIDTH, card_face, render_text
 
 __all__ = [
@@ -45,12 +46,16 @@ __all__ = [
     "Seat",
     "Slot",
     "Stat",
+    "SvgBoard",
     "Tile",
     "TokenKind",
     "board_of",
+    "board_svg",
     "build_board",
     "card_face",
+    "register_jupyter",
     "render_text",
+    "svg_board",
     "text_board",
 ]
 
@@ -68,3 +73,52 @@ def board_of(state: Any, viewer: int | None) -> Board:
 def text_board(state: Any, viewer: int | None, *, names: Mapping[int, str] | None = None) -> str:
     """``render_text(board_of(state, viewer))``: the text board of ``viewer``."""
     return render_text(board_of(state, viewer), names=names)
+
+
+class SvgBoard(str):
+    """An SVG board: the SVG text, which shows itself as a picture in Jupyter."""
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        return str(self)
+
+
+def svg_board(
+    state: Any,
+    viewer: int | None,
+    *,
+    names: Mapping[int, str] | None = None,
+    legal: Iterable[str] = (),
+) -> SvgBoard:
+    """``board_svg(board_of(state, viewer))``: the SVG board of ``viewer`` (None: spectator)."""
+    return SvgBoard(board_svg(board_of(state, viewer), names=names, legal=legal))
+
+
+def register_jupyter(viewer: int | None = None, ipython: Any = None) -> None:
+    """Make every state (both engines) show itself as its SVG board in IPython / Jupyter.
+
+    The state classes of the Rust engine are compiled, so they cannot carry a
+    ``_repr_svg_`` written here; IPython's display formatter is told instead.
+    ``viewer`` is whose information is drawn (None: a spectator sees every card).
+    """
+    import splendor
+    from splendor import reference
+
+    if ipython is None:
+        from IPython import get_ipython  # type: ignore[import-not-found, unused-ignore]
+
+        ipython = get_ipython()
+    if ipython is None:
+        raise RuntimeError("register_jupyter needs a running IPython")
+    svg = ipython.display_formatter.formatters["image/svg+xml"]
+    for cls in (
+        splendor.BaseState,
+        splendor.DuelState,
+        splendor.MarvelState,
+        reference.BaseState,
+        reference.DuelState,
+        reference.MarvelState,
+    ):
+        svg.for_type(cls, lambda state: str(svg_board(state, viewer)))

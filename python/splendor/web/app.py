@@ -1,0 +1,384 @@
+"""The ASGI app: the page, and the versioned JSON API under ``/api/v1``.
+
+Searches run in a bounded thread pool (the engine releases the GIL), never on the
+event loop; at most ``max_pending`` moves wait for it, beyond that a 503. Every
+error is JSON of one shape, ``{"error": {"code", "message", "status"}}``, and no
+input gets a 500: malformed JSON, unknown variants, illegal actions, tampered
+views, oversized budgets and bodies are all 4xx, and leave games as they were.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from typing import Any, TypeVar
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+import splendor
+from splendor import render
+from splendor.errors import (
+    ConfigError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidStateError,
+    SplendorError,
+)
+from splendor.web import models as m
+from splendor.web.ai import BudgetError, ServerLimits, choose, plan_move
+from splendor.web.games import PLAYERS, Game, GameNotFound, GameStore, SeatError
+
+T = TypeVar("T")
+STATIC = files("splendor.web") / "static"
+STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css"}
+
+
+class Busy(RuntimeError):
+    """Too many moves waiting for a worker."""
+
+
+class ApiError(Exception):
+    """An error with its status and stable code."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    body = m.ErrorResponse(error=m.ErrorBody(code=code, message=message, status=status))
+    return JSONResponse(body.model_dump(), status_code=status)
+
+
+_SPLENDOR_ERRORS: list[tuple[type[Exception], int, str]] = [
+    (IllegalActionError, 422, "illegal_action"),
+    (InvalidActionError, 422, "invalid_action"),
+    (InvalidStateError, 422, "invalid_state"),
+    (ConfigError, 422, "bad_config"),
+    (SplendorError, 422, "bad_request"),
+    (BudgetError, 422, "budget_too_large"),
+    (SeatError, 409, "wrong_seat"),
+    (GameNotFound, 404, "game_not_found"),
+    (Busy, 503, "busy"),
+]
+
+
+class BodyLimit:
+    """Refuses a request body over ``limit`` bytes with a 413, declared or streamed."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        too_big = error_response(
+            413, "body_too_large", f"request bodies are limited to {self.limit} bytes"
+        )
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await too_big(scope, receive, send)
+            return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise ApiError(
+                    413, "body_too_large", f"request bodies are limited to {self.limit} bytes"
+                )
+            return message
+
+        await self.app(scope, counted, send)
+
+
+def load_view(view: dict[str, Any], seed: int) -> Any:
+    """The state to search for the player whose view this is (that player must be to decide)."""
+    viewer = view.get("viewer")
+    if viewer is None:
+        raise InvalidStateError("send the player's view (to_json(player)), not a full state")
+    state = splendor.from_view(json.dumps(view), seed=seed)
+    if state.is_terminal():
+        raise ConfigError("the game is over: there is no move to make")
+    if state.current_player != viewer:
+        raise SeatError(
+            f"this is seat {viewer}'s view but seat {state.current_player} is to decide"
+        )
+    return state
+
+
+def _handler(status: int, code: str) -> Callable[[Request, Exception], Awaitable[Response]]:
+    async def handler(_: Request, exc: Exception) -> Response:
+        return error_response(status, code, str(exc))
+
+    return handler
+
+
+def create_app(limits: ServerLimits | None = None) -> FastAPI:
+    """A new app with its own game store and worker pool."""
+    limits = limits or ServerLimits(workers=os.cpu_count() or 1)
+    pool = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="splendor-ai")
+    store = GameStore(limits.max_games)
+    pending = 0
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> Any:
+        yield
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    app = FastAPI(
+        title="splendor",
+        version="1",
+        summary="Play Splendor, Splendor Duel and Splendor: Marvel against the AI;"
+        " ask it for moves.",
+        lifespan=lifespan,
+        # The interactive docs pages load their scripts from a CDN: only the schema is served.
+        docs_url=None,
+        redoc_url=None,
+        responses={
+            400: {"model": m.ErrorResponse},
+            404: {"model": m.ErrorResponse},
+            409: {"model": m.ErrorResponse},
+            413: {"model": m.ErrorResponse},
+            422: {"model": m.ErrorResponse},
+            503: {"model": m.ErrorResponse},
+        },
+    )
+    app.state.limits = limits
+    app.state.store = store
+
+    async def in_pool(fn: Callable[[], T]) -> T:
+        """Run ``fn`` on a worker; a 503 when ``max_pending`` calls already wait."""
+        nonlocal pending
+        if pending >= limits.max_pending:
+            raise Busy(f"{pending} moves are waiting for {limits.workers} workers; try again later")
+        pending += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn)
+        finally:
+            pending -= 1
+
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc.status, exc.code, exc.message)
+
+    for exc_type, status, code in _SPLENDOR_ERRORS:
+        app.add_exception_handler(exc_type, _handler(status, code))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return error_response(400, "malformed_json", "the request body is not valid JSON")
+        parts = []
+        for e in errors[:5]:
+            where = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
+            parts.append(f"{where or 'body'}: {e.get('msg', 'invalid')}")
+        return error_response(422, "invalid_request", "; ".join(parts))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return error_response(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def crash(_: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug
+        return error_response(500, "internal", f"internal error: {type(exc).__name__}")
+
+    # ---- the page ----------------------------------------------------------------------
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def page() -> HTMLResponse:
+        return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
+
+    @app.get("/static/{name}", include_in_schema=False)
+    async def static(name: str) -> Response:
+        if name not in STATIC_FILES:
+            raise ApiError(404, "not_found", f"no static file {name!r}")
+        return Response((STATIC / name).read_text(encoding="utf-8"), media_type=STATIC_FILES[name])
+
+    # ---- the service --------------------------------------------------------------------
+
+    @app.get("/api/v1", response_model=m.ServerInfo, tags=["service"])
+    async def info() -> m.ServerInfo:
+        """Variants, player counts and this server's limits."""
+        return m.ServerInfo(
+            version=splendor.__version__,
+            variants=[m.VariantInfo(name=v, players=p) for v, p in PLAYERS.items()],
+            limits=m.Limits(**limits.__dict__),
+        )
+
+    @app.post("/api/v1/move", response_model=m.MoveResponse, tags=["service"])
+    async def move(req: m.MoveRequest) -> m.MoveResponse:
+        """The AI's move for the player whose view this is (the player to decide).
+
+        The view is a state's ``to_json(player)``: hidden cards stay hidden, the server
+        fills them with a determinization drawn from ``seed``, and the search
+        resamples them at every iteration.
+        """
+        plan = plan_move(req.bot, req.budget.iterations, req.budget.time_limit, limits)
+        view = req.view
+        # Loading the view is CPU work too: it runs on the worker, off the event loop.
+        return await in_pool(lambda: choose(load_view(view, req.seed), plan, req.seed))
+
+    @app.post("/api/v1/games", response_model=m.GameSnapshot, tags=["games"])
+    async def new_game(req: m.NewGame, viewer: int = Query(0, ge=0, le=3)) -> m.GameSnapshot:
+        """Deal a new game held by the server; returns ``viewer``'s snapshot."""
+        if req.players not in PLAYERS[req.variant]:
+            raise ConfigError(
+                f"{req.variant} is played by {PLAYERS[req.variant]} players, not {req.players}"
+            )
+        plan_move(req.bot, None, None, limits)
+        game = store.new(req.variant, req.players, req.seed, req.ai_seats, req.bot)
+        return snapshot(game, viewer)
+
+    @app.post("/api/v1/games/load", response_model=m.GameSnapshot, tags=["games"])
+    async def load(req: m.SavedGame, viewer: int = Query(0, ge=0, le=3)) -> m.GameSnapshot:
+        """Continue a saved game (the JSON of ``GET /api/v1/games/{id}/save``)."""
+        plan_move(req.bot, None, None, limits)
+        start = json.dumps(req.start)
+        splendor.from_json(start)  # InvalidStateError for a bad start
+        game = store.make(start, req.ai_seats, req.bot, req.actions)
+        return snapshot(store.add(game), viewer)
+
+    @app.get("/api/v1/games/{game_id}", response_model=m.GameSnapshot, tags=["games"])
+    async def get_game(game_id: str, viewer: int = Query(ge=0, le=3)) -> m.GameSnapshot:
+        """What ``viewer`` sees of the game, and its legal actions when it is to decide."""
+        return snapshot(store.get(game_id), viewer)
+
+    @app.post("/api/v1/games/{game_id}/actions", response_model=m.GameSnapshot, tags=["games"])
+    async def act(game_id: str, req: m.ActionRequest) -> m.GameSnapshot:
+        """Play an action for the seat to decide; an illegal one is explained (422)."""
+        game = store.get(game_id)
+        check_seat(game, req.seat)
+        game.apply(req.seat, req.action)
+        return snapshot(game, req.seat)
+
+    @app.post("/api/v1/games/{game_id}/ai", response_model=m.MoveResponse, tags=["games"])
+    async def ai_turn(game_id: str, req: m.AiRequest) -> m.MoveResponse:
+        """Let the AI decide for the seat to decide, which must be one of the AI's seats."""
+        game = store.get(game_id)
+        seat = game.current
+        if seat is None or seat not in game.ai_seats:
+            raise SeatError(
+                f"seat {seat} is not played by the AI" if seat is not None else "the game is over"
+            )
+        step = len(game.actions)
+        result = await think(game, seat, game.bot, req.seed)
+        if len(game.actions) != step:
+            raise SeatError("the game changed while the AI was thinking")
+        game.apply(
+            seat,
+            result.action_id,
+            m.LogEntry(
+                index=len(game.log),
+                seat=seat,
+                action=result.action,
+                by_ai=True,
+                win_estimate=result.win_estimate,
+                considered=result.considered,
+            ),
+        )
+        return result
+
+    @app.post("/api/v1/games/{game_id}/hint", response_model=m.MoveResponse, tags=["games"])
+    async def hint(game_id: str, req: m.HintRequest) -> m.MoveResponse:
+        """What the AI would play for ``seat`` (which must be to decide); nothing is played."""
+        game = store.get(game_id)
+        check_seat(game, req.seat)
+        return await think(game, req.seat, req.bot or game.bot, req.seed)
+
+    @app.post("/api/v1/games/{game_id}/undo", response_model=m.GameSnapshot, tags=["games"])
+    async def undo(game_id: str, req: m.SeatRequest) -> m.GameSnapshot:
+        """Take back ``seat``'s last decision and the AI's replies after it."""
+        game = store.get(game_id)
+        game.undo(req.seat)
+        return snapshot(game, req.seat)
+
+    @app.get("/api/v1/games/{game_id}/save", response_model=m.SavedGame, tags=["games"])
+    async def save(game_id: str) -> Response:
+        """The whole game as a download: its starting state and decisions.
+
+        It holds the hidden cards (as a saved game in a box would): keep it to
+        yourself. The page never reads it; the browser saves it as a file.
+        """
+        game = store.get(game_id)
+        body = json.dumps(game.saved(), indent=1)
+        return Response(
+            body,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="splendor-{game_id}.json"'},
+        )
+
+    @app.get("/api/v1/games/{game_id}/replay", response_model=m.ReplayFrame, tags=["games"])
+    async def replay(
+        game_id: str, step: int = Query(ge=0), viewer: int = Query(ge=0, le=3)
+    ) -> m.ReplayFrame:
+        """``viewer``'s board after the first ``step`` decisions (what it saw then)."""
+        game = store.get(game_id)
+        if viewer >= game.players:
+            raise SeatError(f"seat {viewer} is not a seat of this {game.players}-seat game")
+        steps = len(game.actions)
+        if step > steps:
+            raise ConfigError(f"step {step} is past the {steps} decisions of this game")
+        state = game.replay(step)
+        return m.ReplayFrame(
+            step=step,
+            steps=steps,
+            svg=game.board_svg(viewer, state),
+            action=game.log[step - 1].action if step else None,
+        )
+
+    async def think(game: Game, seat: int, bot: str, seed: int) -> m.MoveResponse:
+        plan = plan_move(bot, None, None, limits)
+        # The AI searches from the seat's view only, like a client of /move.
+        state = splendor.from_view(game.state.to_json(seat), seed=seed)
+        return await in_pool(lambda: choose(state, plan, seed))
+
+    def check_seat(game: Game, seat: int) -> None:
+        if not 0 <= seat < game.players:
+            raise SeatError(f"seat {seat} is not a seat of this {game.players}-seat game")
+        if game.current != seat:
+            who = "nobody (the game is over)" if game.current is None else f"seat {game.current}"
+            raise SeatError(f"it is {who}'s decision, not seat {seat}'s")
+
+    def snapshot(game: Game, viewer: int) -> m.GameSnapshot:
+        if not 0 <= viewer < game.players:
+            raise SeatError(f"seat {viewer} is not a seat of this {game.players}-seat game")
+        state = game.state
+        legal = []
+        if game.current == viewer:
+            legal = [m.LegalAction(id=int(a), text=str(a)) for a in state.legal_actions()]
+        names = {s: "AI" for s in game.ai_seats if s != viewer}
+        return m.GameSnapshot(
+            game_id=game.game_id,
+            variant=state.variant,
+            players=game.players,
+            viewer=viewer,
+            ai_seats=game.ai_seats,
+            bot=game.bot,
+            current=game.current,
+            step=len(game.actions),
+            view=json.loads(state.to_json(viewer)),
+            svg=game.board_svg(viewer),
+            text=render.text_board(state, viewer, names=names),
+            legal=legal,
+            result=game.result(),
+            log=game.log,
+            can_undo=game.can_undo(viewer),
+        )
+
+    app.add_middleware(BodyLimit, limit=limits.max_body_bytes)
+    return app

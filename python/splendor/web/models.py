@@ -1,0 +1,189 @@
+"""Typed requests and responses of the JSON API (they generate its OpenAPI schema)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Seed = Field(default=0, ge=0, lt=2**64, description="Seed of the search (reproducible per seed)")
+
+
+class Strict(BaseModel):
+    """Unknown fields are an error (a typo must not silently change a request)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(description="Stable machine-readable code, e.g. `illegal_action`")
+    message: str = Field(description="What was wrong, in words")
+    status: int
+
+
+class ErrorResponse(BaseModel):
+    """Every error has this shape, whatever the status."""
+
+    error: ErrorBody
+
+
+class Budget(Strict):
+    """How long the AI may think. Both unset: the server's default iterations."""
+
+    iterations: int | None = Field(default=None, ge=1, description="Search iterations")
+    time_limit: float | None = Field(default=None, gt=0, description="Seconds of search")
+
+
+class MoveRequest(Strict):
+    """Ask the AI for a move, given only the view of the player to move."""
+
+    view: dict[str, Any] = Field(
+        description="The player's view: a state's `to_json(player)`, parsed. Hidden cards stay"
+        " hidden: the server fills them with a determinization of its own."
+    )
+    bot: str = Field(
+        default="mcts",
+        max_length=64,
+        description="Bot spec: `mcts` (budget from `budget`), `mcts:N`, `mcts:Ts`, `greedy`,"
+        " `random`, or any other spec this build knows (e.g. `net:N`)",
+    )
+    budget: Budget = Field(default_factory=Budget)
+    seed: int = Seed
+
+
+class Considered(BaseModel):
+    id: int
+    text: str
+    visits: int
+    value: float = Field(description="Mean reward in [0, 1] for the player to move")
+
+
+class MoveResponse(BaseModel):
+    """The AI's choice and how it got there."""
+
+    action_id: int
+    action: str = Field(description="The action's text")
+    player: int
+    bot: str
+    win_estimate: float | None = Field(
+        description="The search's value of the chosen action, in [0, 1] (None for bots without one)"
+    )
+    iterations: int | None
+    nodes: int | None
+    considered: list[Considered] = Field(description="Moves searched, most visited first")
+    elapsed: float = Field(description="Seconds spent choosing (search time)")
+
+
+class NewGame(Strict):
+    variant: Literal["base", "duel", "marvel"] = "base"
+    players: int = Field(default=2, ge=2, le=4)
+    seed: int | None = Field(default=None, ge=0, lt=2**64, description="Deal seed (None: random)")
+    ai_seats: list[int] = Field(
+        default_factory=list, max_length=4, description="Seats the AI plays"
+    )
+    bot: str = Field(default="mcts:1000", max_length=64, description="The AI's bot spec")
+
+
+class ActionRequest(Strict):
+    """Play an action for ``seat`` (which must be the seat to decide)."""
+
+    seat: int = Field(ge=0, le=3)
+    action: int | str = Field(description="An action id or its text (`take wug`, `buy 2.3`)")
+
+
+class SeatRequest(Strict):
+    seat: int = Field(ge=0, le=3)
+
+
+class HintRequest(Strict):
+    seat: int = Field(ge=0, le=3)
+    bot: str | None = Field(default=None, max_length=64, description="None: the game's AI")
+    seed: int = Seed
+
+
+class AiRequest(Strict):
+    """Let the AI play the seat to decide (it must be one of the game's AI seats)."""
+
+    seed: int = Seed
+
+
+class LegalAction(BaseModel):
+    id: int
+    text: str
+
+
+class LogEntry(BaseModel):
+    """One decision of the game, as every seat saw it."""
+
+    index: int
+    seat: int
+    action: str
+    by_ai: bool
+    win_estimate: float | None = None
+    considered: list[Considered] = Field(default_factory=list)
+
+
+class ResultModel(BaseModel):
+    winners: list[int]
+    reason: str
+    returns: list[float]
+
+
+class GameSnapshot(BaseModel):
+    """One seat's picture of a server-side game: nothing it may not see."""
+
+    game_id: str
+    variant: str
+    players: int
+    viewer: int
+    ai_seats: list[int]
+    bot: str
+    current: int | None
+    step: int = Field(description="Decisions played so far")
+    view: dict[str, Any] = Field(description="The viewer's view (`to_json(viewer)`)")
+    svg: str = Field(description="The viewer's board as SVG")
+    text: str = Field(description="The viewer's board as text")
+    legal: list[LegalAction] = Field(description="Legal actions when the viewer is to decide")
+    result: ResultModel | None
+    log: list[LogEntry]
+    can_undo: bool
+
+
+class SavedGame(BaseModel):
+    """A whole game as saved: its deal and its decisions (hidden cards included)."""
+
+    format: Literal["splendor-web-game"] = "splendor-web-game"
+    version: Literal[1] = 1
+    start: dict[str, Any] = Field(description="The full starting state")
+    actions: list[int]
+    ai_seats: list[int]
+    bot: str
+
+
+class Limits(BaseModel):
+    max_iterations: int
+    max_time_limit: float
+    default_iterations: int
+    max_body_bytes: int
+    max_games: int
+    workers: int
+    max_pending: int
+
+
+class VariantInfo(BaseModel):
+    name: str
+    players: list[int]
+
+
+class ServerInfo(BaseModel):
+    api: Literal["v1"] = "v1"
+    version: str
+    variants: list[VariantInfo]
+    limits: Limits
+
+
+class ReplayFrame(BaseModel):
+    step: int
+    steps: int
+    svg: str
+    action: str | None = Field(description="The decision that led here (None at the start)")

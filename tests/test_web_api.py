@@ -1,0 +1,325 @@
+"""The JSON API as a program uses it: whole games, moves from views, and every kind of bad input."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from typing import Any
+
+import httpx
+import pytest
+import splendor
+from fastapi.testclient import TestClient
+from splendor.web import ServerLimits, create_app
+
+SETUPS = [("base", 2), ("base", 3), ("duel", 2), ("marvel", 4)]
+
+
+@pytest.fixture
+def client() -> TestClient:
+    return TestClient(create_app(ServerLimits(workers=2)))
+
+
+def new(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/v1/games", json={"seed": 1, **body})
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def error(r: httpx.Response, status: int, code: str) -> str:
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert set(body) == {"error"}
+    assert body["error"]["status"] == status
+    assert body["error"]["code"] == code
+    return str(body["error"]["message"])
+
+
+def test_info_and_openapi_schema(client: TestClient) -> None:
+    info = client.get("/api/v1").json()
+    assert info["api"] == "v1"
+    assert {v["name"] for v in info["variants"]} == set(splendor.VARIANTS)
+    schema = client.get("/openapi.json").json()
+    assert "/api/v1/move" in schema["paths"]
+    assert "/api/v1/games/{game_id}/actions" in schema["paths"]
+    for model in ("MoveRequest", "MoveResponse", "GameSnapshot", "ErrorResponse", "Budget"):
+        assert model in schema["components"]["schemas"]
+
+
+@pytest.mark.parametrize(("variant", "players"), SETUPS)
+def test_a_whole_game_through_the_api(client: TestClient, variant: str, players: int) -> None:
+    """A client in any language can deal, list legal actions, apply, and let the AI play."""
+    game = new(client, variant=variant, players=players, ai_seats=[1], bot="greedy")
+    gid = game["game_id"]
+    rng = random.Random(variant)
+    for _ in range(2000):
+        if game["current"] is None:
+            break
+        seat = game["current"]
+        if seat == 1:
+            move = client.post(f"/api/v1/games/{gid}/ai", json={"seed": 3}).json()
+            assert move["player"] == 1
+            game = client.get(f"/api/v1/games/{gid}", params={"viewer": 0}).json()
+            continue
+        game = client.get(f"/api/v1/games/{gid}", params={"viewer": seat}).json()
+        assert game["legal"], "the seat to decide has legal actions"
+        choice = rng.choice(game["legal"])
+        action = choice["id"] if rng.random() < 0.5 else choice["text"]
+        r = client.post(f"/api/v1/games/{gid}/actions", json={"seat": seat, "action": action})
+        assert r.status_code == 200, r.text
+        game = r.json()
+        assert game["log"][-1]["action"] == choice["text"]
+    assert game["current"] is None
+    assert game["result"] is not None
+    assert "game over" in game["svg"]
+
+
+def test_snapshot_is_the_viewers_view_only(client: TestClient) -> None:
+    game = new(client, variant="base", players=3)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    state = store.get(game["game_id"]).state
+    for viewer in range(3):
+        snap = client.get(f"/api/v1/games/{game['game_id']}", params={"viewer": viewer}).json()
+        assert snap["view"] == json.loads(state.to_json(viewer))
+        assert snap["view"]["decks"] is None
+        assert bool(snap["legal"]) == (viewer == state.current_player)
+        assert "decks" not in snap["svg"]
+
+
+def test_illegal_actions_are_explained_and_change_nothing(client: TestClient) -> None:
+    game = new(client, variant="base")
+    gid = game["game_id"]
+    message = error(
+        client.post(f"/api/v1/games/{gid}/actions", json={"seat": 0, "action": "buy 1.1"}),
+        422,
+        "illegal_action",
+    )
+    assert "buy 1.1" in message and "afford" in message
+    error(
+        client.post(f"/api/v1/games/{gid}/actions", json={"seat": 0, "action": "fly away"}),
+        422,
+        "invalid_action",
+    )
+    error(
+        client.post(f"/api/v1/games/{gid}/actions", json={"seat": 0, "action": 99999}),
+        422,
+        "invalid_action",
+    )
+    error(
+        client.post(f"/api/v1/games/{gid}/actions", json={"seat": 1, "action": 0}),
+        409,
+        "wrong_seat",
+    )
+    after = client.get(f"/api/v1/games/{gid}", params={"viewer": 0}).json()
+    assert after == game
+
+
+def test_ai_hint_undo(client: TestClient) -> None:
+    game = new(client, variant="duel", ai_seats=[1], bot="mcts:50")
+    gid = game["game_id"]
+    error(client.post(f"/api/v1/games/{gid}/ai", json={}), 409, "wrong_seat")
+    hint = client.post(f"/api/v1/games/{gid}/hint", json={"seat": 0, "seed": 2}).json()
+    assert hint["action"] in {a["text"] for a in game["legal"]}
+    assert 0.0 <= hint["win_estimate"] <= 1.0
+    assert hint["considered"] and hint["iterations"] == 50
+    assert client.get(f"/api/v1/games/{gid}", params={"viewer": 0}).json()["step"] == 0
+    first = game["legal"][0]["id"]
+    game = client.post(f"/api/v1/games/{gid}/actions", json={"seat": 0, "action": first}).json()
+    while game["current"] == 0:  # Duel: a turn may take several decisions
+        game = client.post(
+            f"/api/v1/games/{gid}/actions", json={"seat": 0, "action": game["legal"][0]["id"]}
+        ).json()
+    move = client.post(f"/api/v1/games/{gid}/ai", json={"seed": 1}).json()
+    assert move["player"] == 1 and move["bot"] == "mcts"
+    game = client.get(f"/api/v1/games/{gid}", params={"viewer": 0}).json()
+    assert game["log"][-1]["by_ai"] and game["log"][-1]["win_estimate"] == move["win_estimate"]
+    assert game["can_undo"]
+    undone = client.post(f"/api/v1/games/{gid}/undo", json={"seat": 0}).json()
+    mine = [i for i, e in enumerate(game["log"]) if e["seat"] == 0]
+    assert undone["step"] == mine[-1]
+    assert undone["current"] == 0
+
+
+def test_save_load_and_replay(client: TestClient) -> None:
+    game = new(client, variant="marvel", players=2, ai_seats=[1], bot="greedy")
+    gid = game["game_id"]
+    for _ in range(6):
+        if game["current"] == 1:
+            client.post(f"/api/v1/games/{gid}/ai", json={})
+            game = client.get(f"/api/v1/games/{gid}", params={"viewer": 0}).json()
+        else:
+            game = client.post(
+                f"/api/v1/games/{gid}/actions", json={"seat": 0, "action": game["legal"][0]["id"]}
+            ).json()
+    saved = client.get(f"/api/v1/games/{gid}/save")
+    assert saved.headers["content-disposition"].startswith("attachment")
+    loaded = client.post("/api/v1/games/load", json=saved.json()).json()
+    assert loaded["game_id"] != gid
+    assert loaded["view"] == client.get(f"/api/v1/games/{gid}", params={"viewer": 0}).json()["view"]
+    assert loaded["step"] == game["step"]
+    frame = client.get(f"/api/v1/games/{gid}/replay", params={"step": 2, "viewer": 0}).json()
+    assert frame["steps"] == game["step"] and frame["action"] == game["log"][1]["action"]
+    store = client.app.state.store  # type: ignore[attr-defined]
+    from splendor import render
+
+    state = store.get(gid).replay(2)
+    assert frame["svg"] == str(render.svg_board(state, 0, names={1: "AI"}))
+    error(
+        client.get(f"/api/v1/games/{gid}/replay", params={"step": 999, "viewer": 0}),
+        422,
+        "bad_config",
+    )
+    tampered = saved.json()
+    tampered["start"]["bank"][0] += 1
+    error(client.post("/api/v1/games/load", json=tampered), 422, "invalid_state")
+    tampered = saved.json()
+    tampered["actions"].append(9999)
+    error(client.post("/api/v1/games/load", json=tampered), 422, "invalid_action")
+
+
+def midgame_view(seed: int = 4) -> tuple[Any, int]:
+    state = splendor.new_game("base", players=3, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(30):
+        legal = state.legal_actions()
+        blind = [a for a in legal if "deck" in str(a)]
+        state.apply(blind[0] if blind and rng.random() < 0.5 else rng.choice(legal))
+    return state, state.current_player
+
+
+def test_move_from_a_view(client: TestClient) -> None:
+    state, seat = midgame_view()
+    body = {"view": json.loads(state.to_json(seat)), "budget": {"iterations": 300}, "seed": 5}
+    r = client.post("/api/v1/move", json=body)
+    assert r.status_code == 200, r.text
+    move = r.json()
+    assert move["player"] == seat
+    assert move["action"] in {str(a) for a in state.legal_actions()}
+    assert move["action"] == str(state.action_from_id(move["action_id"]))
+    assert move["iterations"] == 300 and move["elapsed"] > 0
+    assert sum(c["visits"] for c in move["considered"]) <= 300
+    # Whatever the hidden cards really are, the answer is the same: nothing hidden is read.
+    other = state.determinize(seat, seed=77)
+    assert other.to_json() != state.to_json()
+    again = client.post("/api/v1/move", json={**body, "view": json.loads(other.to_json(seat))})
+    strip = {"elapsed"}
+    assert {k: v for k, v in again.json().items() if k not in strip} == {
+        k: v for k, v in move.items() if k not in strip
+    }
+    greedy = client.post("/api/v1/move", json={**body, "bot": "greedy"}).json()
+    assert greedy["bot"] == "greedy" and greedy["win_estimate"] is None
+
+
+def test_move_refuses_bad_requests(client: TestClient) -> None:
+    state, seat = midgame_view()
+    view = json.loads(state.to_json(seat))
+
+    def post(body: Any) -> httpx.Response:
+        r: httpx.Response = client.post("/api/v1/move", json=body)
+        return r
+
+    error(post({"view": json.loads(state.to_json())}), 422, "invalid_state")
+    error(post({"view": json.loads(state.to_json((seat + 1) % 3))}), 409, "wrong_seat")
+    tampered = json.loads(json.dumps(view))
+    tampered["bank"][0] += 3
+    error(post({"view": tampered}), 422, "invalid_state")
+    error(post({"view": view, "budget": {"iterations": 10**9}}), 422, "budget_too_large")
+    error(post({"view": view, "budget": {"time_limit": 3600}}), 422, "budget_too_large")
+    error(post({"view": view, "bot": "mcts:999999999"}), 422, "budget_too_large")
+    error(post({"view": view, "bot": "alphago"}), 422, "bad_config")
+    error(post({"view": view, "budget": {"iterations": 0}}), 422, "invalid_request")
+    error(post({"view": view, "seed": -1}), 422, "invalid_request")
+    error(post({"view": view, "colour": "red"}), 422, "invalid_request")
+    error(post({"view": "not an object"}), 422, "invalid_request")
+    error(post({"view": {"variant": "chess", "viewer": 0}}), 422, "invalid_state")
+    r = client.post(
+        "/api/v1/move", content=b'{"view": ', headers={"content-type": "application/json"}
+    )
+    error(r, 400, "malformed_json")
+    over = client.post(
+        "/api/v1/move", content=b" " * (300 * 1024), headers={"content-type": "application/json"}
+    )
+    error(over, 413, "body_too_large")
+    error(client.get("/api/v1/nothing"), 404, "not_found")
+    error(client.get("/api/v1/move"), 405, "method_not_allowed")
+    error(client.get("/api/v1/games/nope", params={"viewer": 0}), 404, "game_not_found")
+    error(client.post("/api/v1/games", json={"variant": "duel", "players": 3}), 422, "bad_config")
+    error(client.post("/api/v1/games", json={"variant": "chess"}), 422, "invalid_request")
+    error(client.post("/api/v1/games", json={"ai_seats": [5]}), 409, "wrong_seat")
+
+
+def test_random_garbage_never_gets_a_500(client: TestClient) -> None:
+    game = new(client, variant="base", ai_seats=[1])
+    gid = game["game_id"]
+    rng = random.Random(0)
+    values: list[Any] = [None, -1, 0, 1, 2**70, 1.5, "x", "", [], {}, True, [1, 2], {"a": 1}]
+    paths = [
+        "/api/v1/move",
+        "/api/v1/games",
+        "/api/v1/games/load",
+        f"/api/v1/games/{gid}/actions",
+        f"/api/v1/games/{gid}/ai",
+        f"/api/v1/games/{gid}/hint",
+        f"/api/v1/games/{gid}/undo",
+    ]
+    keys = ["view", "seat", "action", "bot", "budget", "seed", "variant", "players", "start"]
+    for _ in range(300):
+        body = {k: rng.choice(values) for k in rng.sample(keys, rng.randint(0, 4))}
+        r = client.post(rng.choice(paths), json=body if rng.random() < 0.9 else rng.choice(values))
+        assert r.status_code < 500, r.text
+        assert set(r.json()) <= {"error"} or r.status_code == 200
+    # The game in progress survived all of it.
+    after = client.get(f"/api/v1/games/{gid}", params={"viewer": 0}).json()
+    assert after["view"] == game["view"]
+
+
+def test_games_are_bounded() -> None:
+    client = TestClient(create_app(ServerLimits(max_games=2)))
+    ids = [new(client)["game_id"] for _ in range(3)]
+    error(client.get(f"/api/v1/games/{ids[0]}", params={"viewer": 0}), 404, "game_not_found")
+    assert client.get(f"/api/v1/games/{ids[2]}", params={"viewer": 0}).status_code == 200
+
+
+def test_a_full_pool_says_busy() -> None:
+    client = TestClient(create_app(ServerLimits(max_pending=0)))
+    state, seat = midgame_view()
+    r = client.post("/api/v1/move", json={"view": json.loads(state.to_json(seat))})
+    error(r, 503, "busy")
+
+
+def test_searches_never_block_the_event_loop() -> None:
+    """A one-second search runs on a worker; the loop answers other requests meanwhile."""
+    app = create_app(ServerLimits(workers=1))
+    state, seat = midgame_view()
+    body = {"view": json.loads(state.to_json(seat)), "budget": {"time_limit": 1.0}}
+
+    async def run() -> tuple[float, float]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            start = time.perf_counter()
+            search = asyncio.create_task(c.post("/api/v1/move", json=body))
+            await asyncio.sleep(0.2)
+            t0 = time.perf_counter()
+            info = await c.get("/api/v1")
+            quick = time.perf_counter() - t0
+            assert info.status_code == 200
+            r = await search
+            assert r.status_code == 200, r.text
+            return quick, time.perf_counter() - start
+
+    quick, slow = asyncio.run(run())
+    assert slow >= 1.0
+    assert quick < 0.5
+
+
+def test_import_splendor_never_imports_the_web_layer() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, splendor, splendor.render; "
+        "assert not {'fastapi', 'uvicorn', 'starlette', 'splendor.web'} & set(sys.modules)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
