@@ -306,8 +306,12 @@ def _check_phase(s: DuelCore) -> None:
     elif s.phase == "reserve":
         ok = len(me.reserved) < MAX_RESERVED and s.can_reserve_something()
     elif s.phase == "pay":
-        card = s.buy_card(s.pending_buy or 0)
-        ok = card is not None and s.can_buy(p, card) and len(s.payments(p, card)) > 1
+        # A card being bought is shown: a pending buy of a still-hidden reserve is unreachable.
+        buy = s.pending_buy or 0
+        i = buy - A.BUY_RESERVED
+        shown = i < 0 or i >= len(me.reserved) or not me.reserved[i].hidden
+        card = s.buy_card(buy)
+        ok = shown and card is not None and s.can_buy(p, card) and len(s.payments(p, card)) > 1
     elif s.phase == "joker":
         ok = CARDS[pc].bonus == WILD and len(me.real_colours()) >= 2
     elif s.phase == "token":

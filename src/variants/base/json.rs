@@ -391,6 +391,12 @@ impl BaseState {
                     "`pending` {id} names a reserve slot that is empty"
                 )));
             }
+            if id >= BUY_RESERVED && self.is_hidden(me, usize::from(id - BUY_RESERVED)) {
+                return Err(bad(format!(
+                    "`pending` {id} buys a reserved card that is still hidden: a card being \
+                     bought is shown (`hidden` false)"
+                )));
+            }
             let card = self.buy_target(id);
             if card == EMPTY || !can_afford(self.tokens[me], self.bonus[me], card) {
                 return Err(bad(format!(

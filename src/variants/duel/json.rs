@@ -535,8 +535,12 @@ impl Loader<'_> {
                         || (0..3).any(|l| !s.deck(l).is_empty()))
             }
             Phase::Pay => {
+                // A card being bought is shown: a pending buy of a reserve
+                // that is still `hidden` is not a reachable state.
+                let shown = s.pending_buy < BUY_RESERVED
+                    || s.reserved_hidden[p] & (1 << (s.pending_buy - BUY_RESERVED)) == 0;
                 let card = s.buy_card(s.pending_buy);
-                card != NONE && s.can_buy(p, card) && s.several_payments(p, card)
+                shown && card != NONE && s.can_buy(p, card) && s.several_payments(p, card)
             }
             Phase::Joker => CARD_BONUS[pc] == BONUS_WILD && s.real_colours[p].count_ones() >= 2,
             Phase::Token => {
