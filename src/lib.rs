@@ -8,6 +8,7 @@
 //! The Python bindings live in `src/python/` behind the `python` feature; the
 //! engine itself never names PyO3.
 
+pub mod action_text;
 pub mod cardset;
 pub mod game;
 pub mod gems;

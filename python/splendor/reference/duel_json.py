@@ -298,6 +298,9 @@ def _check_phase(s: DuelCore) -> None:
         _bad("`royals_due` is non-zero only while a purchase resolves")
     if s.phase != "over" and sum(opp.tokens) > 10:
         _bad("the player not on turn holds more than 10 tokens")
+    # Discards come before the victory check: a finished game has nobody over 10 tokens.
+    if s.phase == "over" and max(sum(me.tokens), sum(opp.tokens)) > 10:
+        _bad("a player holds more than 10 tokens in an over state")
     if s.phase != "over" and s.turn >= 2 * s.turn_cap:
         _bad("`turn` has reached the turn cap but the game is not over")
     pc = s.pending_card if s.pending_card is not None else 0

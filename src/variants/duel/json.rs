@@ -521,6 +521,11 @@ impl Loader<'_> {
         if s.phase != Phase::Over && s.token_total(o) > 10 {
             return Err(bad("the player not on turn holds more than 10 tokens"));
         }
+        // Discards come before the victory check: a finished game has nobody
+        // over 10 tokens.
+        if s.phase == Phase::Over && (s.token_total(p) > 10 || s.token_total(o) > 10) {
+            return Err(bad("a player holds more than 10 tokens in an over state"));
+        }
         if s.phase != Phase::Over && s.turn >= 2 * s.turn_cap {
             return Err(bad(
                 "`turn` has reached the turn cap but the game is not over",
