@@ -170,7 +170,8 @@ def from_obj(obj: dict[str, Any], data: MarvelData) -> MarvelState:
     for lv in range(3):
         if s.decks[lv] and None in s.board[lv]:
             raise _bad(f"deck {lv + 1} is not empty but a board slot of its level is")
-    if _list(obj["deck_sizes"], "deck_sizes", 3) != [len(d) for d in s.decks]:
+    sizes = _list(obj["deck_sizes"], "deck_sizes", 3)
+    if any(type(x) is not int for x in sizes) or sizes != [len(d) for d in s.decks]:
         raise _bad("deck_sizes do not match the decks")
     s.players = []
     for q, po in enumerate(_list(obj["players"], "players", n)):

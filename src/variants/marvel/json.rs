@@ -161,8 +161,9 @@ fn ascending_ids(v: &Value, what: &str, hi: i64) -> Result<Vec<u8>, GameError> {
         .iter()
         .map(|x| int(x, what, 0, hi).map(|i| i as u8))
         .collect::<Result<Vec<u8>, _>>()?;
-    if ids.windows(2).any(|w| w[0] > w[1]) {
-        return Err(bad(format!("{what} must be ascending")));
+    // Strictly: a location listed twice is not a second location.
+    if ids.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(bad(format!("{what} must be ascending, each id once")));
     }
     Ok(ids)
 }
