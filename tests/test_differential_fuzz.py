@@ -201,11 +201,11 @@ def mutate_object(obj: dict[str, Any], rng: random.Random) -> tuple[str, str]:
         what = f"list op {op} on {where}"
     elif kind == 3:
         # Move tokens to the richest holder: totals still balance, limits may not.
-        lists = token_lists(obj)
+        holders = token_lists(obj)
         what = "moved no tokens"
-        if len(lists) >= 2:
-            dst = max(lists, key=sum)
-            src = rng.choice([t for t in lists if t is not dst])
+        if len(holders) >= 2:
+            dst = max(holders, key=sum)
+            src = rng.choice([t for t in holders if t is not dst])
             colour = rng.randrange(min(len(src), len(dst)))
             moved = min(rng.randint(1, 6), src[colour])
             src[colour] -= moved

@@ -21,6 +21,7 @@ __all__ = [
     "Outcome",
     "RandomBot",
     "SearchResult",
+    "_live_marvel_card_sets",
     "from_json",
     "match",
     "new_game",
@@ -671,6 +672,12 @@ def random_games(
 
     Raises:
         ConfigError: Unknown variant or bad options.
+    """
+
+def _live_marvel_card_sets() -> int:
+    """The number of custom Marvel card sets alive in this process (for memory tests).
+
+    A custom set is freed with the last state that uses it.
     """
 
 def random_playout(state: BaseState | DuelState | MarvelState, seed: int) -> int:
