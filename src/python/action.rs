@@ -127,11 +127,15 @@ fn checked_id(id: i64, num_actions: usize) -> PyResult<u16> {
     }
 }
 
-/// The variant of an action object of the other engine: any object other
-/// than an int or text with a string `variant` attribute (the reference
-/// engine's `Action`). Both engines read action arguments by the same rule.
+/// The variant of an action object of the other engine: an object of a class
+/// named `Action` with a string `variant` attribute (the reference engine's
+/// `Action`). Both engines read action arguments by the same rule. The class
+/// name is checked first so that NumPy integers cost no failed lookup.
 pub(crate) fn foreign_action_variant(a: &Bound<'_, PyAny>) -> Option<String> {
     if a.is_instance_of::<PyInt>() || a.is_instance_of::<PyString>() {
+        return None;
+    }
+    if a.get_type().name().ok()?.to_str().ok()? != "Action" {
         return None;
     }
     a.getattr(pyo3::intern!(a.py(), "variant"))

@@ -91,10 +91,10 @@ def load_json(text: str) -> dict[str, Any]:
 def action_variant(value: object) -> str | None:
     """The variant of an action object of either engine, else None.
 
-    An action object is this module's ``Action`` or any other object with a string
-    ``variant`` attribute (the Rust engine's ``splendor.Action``); ints and text are not.
+    An action object is an object of a class named ``Action`` (this module's, or the
+    Rust engine's ``splendor.Action``) with a string ``variant`` attribute.
     """
-    if isinstance(value, (str, int, np.integer)):
+    if type(value).__name__ != "Action" or isinstance(value, (str, int)):
         return None
     variant = getattr(value, "variant", None)
     return variant if isinstance(variant, str) else None
