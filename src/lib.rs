@@ -10,6 +10,7 @@
 //! The Python bindings live in `src/python/` behind the `python` feature; the
 //! engine itself never names PyO3.
 
+pub mod action_text;
 pub mod cardset;
 pub mod env;
 pub mod explain;

@@ -58,7 +58,8 @@ fn custom_card_set_is_interned_and_checked_by_json() {
     let a = MarvelData::load(&custom, LOCS).unwrap();
     let b = MarvelData::load(&custom, LOCS).unwrap();
     assert!(std::ptr::eq(a, b), "equal sets are interned");
-    assert_ne!(a.checksum, MarvelData::bundled().checksum);
+    assert_ne!(a.id, MarvelData::bundled().id);
+    assert_eq!(a.id.len(), 64, "a SHA-256 in hex");
     let cfg = Config {
         num_players: 3,
         seed: 4,
@@ -66,21 +67,24 @@ fn custom_card_set_is_interned_and_checked_by_json() {
     };
     let s = MarvelState::new_with_data(&cfg, a).unwrap();
     let text = s.to_json(None);
-    // Against the bundled set the recorded checksum does not match.
+    // Against the bundled set the recorded identity does not match.
     assert!(matches!(
         MarvelState::from_json_with(&text, MarvelData::bundled()),
         Err(GameError::InvalidState(m)) if m.contains("card_set")
     ));
-    // from_json finds a set loaded earlier by its checksum...
+    // from_json finds a set loaded earlier by its identity...
     assert_eq!(MarvelState::from_json(&text).unwrap().to_json(None), text);
     // ...and names an unknown one.
-    let unknown = text.replace(
-        &format!("\"card_set\":{}", a.checksum),
-        "\"card_set\":12345",
-    );
+    let unknown = text.replace(&a.id, "12345");
     assert!(matches!(
         MarvelState::from_json(&unknown),
-        Err(GameError::InvalidState(m)) if m.contains("card_set 12345")
+        Err(GameError::InvalidState(m)) if m.contains("card_set \"12345\"")
+    ));
+    // The old 32-bit checksum (an integer) is not an identity.
+    let old = text.replace(&format!("\"{}\"", a.id), "3612858093");
+    assert!(matches!(
+        MarvelState::from_json(&old),
+        Err(GameError::InvalidState(m)) if m.contains("card_set 3612858093")
     ));
     assert_eq!(
         MarvelState::from_json_with(&text, a).unwrap().to_json(None),

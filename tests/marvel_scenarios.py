@@ -77,7 +77,7 @@ def build(
         "avengers": avengers,
         "bank": bank,
         "board": rows,
-        "card_set": data.checksum,
+        "card_set": data.id,
         "current": None if phase == "over" else turn % n,
         "deck_sizes": [len(d) for d in free],
         "decks": free,

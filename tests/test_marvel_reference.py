@@ -68,8 +68,8 @@ def check_invariants(s: MarvelState) -> None:
 # ----- data ------------------------------------------------------------------------
 
 
-def test_bundled_checksum() -> None:
-    assert load_data().checksum == 3612858093
+def test_bundled_identity() -> None:
+    assert load_data().id == "dad7c19708885f3100a76bf6321cd8d85bf6c71037a5173cc907cfd74e78f921"
 
 
 def test_bundled_data_shape() -> None:
@@ -138,17 +138,17 @@ def test_custom_card_file_and_card_set_check(tmp_path: Path) -> None:
     path.write_text(custom)
     s = new_game(players=2, seed=1, cards=path)
     assert s.data.cards[79].cost == (7, 0, 0, 0, 0)
-    assert s.data.checksum != load_data().checksum
+    assert s.data.id != load_data().id
     text = s.to_json()
-    # Explicitly the bundled files: the recorded checksum does not match.
+    # Explicitly the bundled files: the recorded identity does not match.
     with pytest.raises(InvalidStateError, match="card_set"):
         from_json(text, cards=CARDS, locations=LOCS)
     assert from_json(text, cards=path).to_json() == text
-    # Without files, a set loaded earlier is found by its checksum ...
+    # Without files, a set some live state uses is found by its identity ...
     assert from_json(text).to_json() == text
-    # ... and an unknown checksum is an error naming it.
-    with pytest.raises(InvalidStateError, match="card_set 12345"):
-        from_json(text.replace(f'"card_set":{s.data.checksum}', '"card_set":12345'))
+    # ... and an unknown identity is an error naming it.
+    with pytest.raises(InvalidStateError, match="card_set '12345'"):
+        from_json(text.replace(s.data.id, "12345"))
     assert new_game(players=2, seed=1, cards=custom).data is load_data(custom)
 
 

@@ -24,6 +24,7 @@ __all__ = [
     "SearchResult",
     "VectorEnv",
     "_observation_spec",
+    "_live_marvel_card_sets",
     "from_json",
     "match",
     "new_game",
@@ -433,9 +434,11 @@ class MarvelState:
     """A Splendor: Marvel state; mutable, ``child`` and ``clone`` copy it.
 
     The action table, JSON format and observation layout are in ``docs/marvel.md``.
-    The state records its card set's checksum (``"card_set"``); ``from_json``
-    finds the bundled set or one loaded earlier in the process by that checksum,
-    or loads the set from ``cards=`` / ``locations=`` files.
+    The state records its card set's identity (``"card_set"``, the SHA-256 of the
+    set's canonical CSV text); ``from_json`` finds the bundled set or a set some
+    live state uses by that identity, or loads the set from ``cards=`` /
+    ``locations=`` files. A pickle of a state on a custom set carries the set, so
+    it loads in a process that never saw the files.
     States compare equal when their full JSON is equal; they are not hashable.
     ``str(state)`` draws the board; pickle and ``copy.deepcopy`` work.
     """
@@ -455,7 +458,7 @@ class MarvelState:
             text: JSON text as written by ``to_json()``.
             cards: The card file of a custom set (a path or the CSV text), as
                 given to ``new_game``; ``None`` (with ``locations`` also
-                ``None``): the set is found by the checksum the JSON records.
+                ``None``): the set is found by the identity the JSON records.
             locations: The location file, likewise (``None``: the bundled one
                 when ``cards`` is given).
 
@@ -465,7 +468,7 @@ class MarvelState:
         Raises:
             InvalidStateError: The JSON is malformed, a view, or inconsistent
                 (the message names the problem), or its ``card_set`` is not
-                the set given or any set loaded in this process.
+                the set given, the bundled set or a set a live state uses.
             CardDataError: A card or location file is unreadable or malformed.
         """
 
@@ -673,6 +676,12 @@ def random_games(
 
     Raises:
         ConfigError: Unknown variant or bad options.
+    """
+
+def _live_marvel_card_sets() -> int:
+    """The number of custom Marvel card sets alive in this process (for memory tests).
+
+    A custom set is freed with the last state that uses it.
     """
 
 def random_playout(state: BaseState | DuelState | MarvelState, seed: int) -> int:

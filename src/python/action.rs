@@ -3,7 +3,7 @@
 use super::errors;
 use crate::game::{Action, Game, GameError, Outcome};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyString, PyTuple};
+use pyo3::types::{PyBool, PyInt, PyString, PyTuple};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
@@ -129,9 +129,27 @@ fn checked_id(id: i64, num_actions: usize) -> PyResult<u16> {
     }
 }
 
-/// Reads an action argument for a state of variant `G`: an `Action` of the
-/// same variant, an int id (or anything with `__index__`, such as a numpy
-/// integer) or text. Anything else is an `InvalidActionError` naming the type.
+/// The variant of an action object of the other engine: an object of a class
+/// named `Action` with a string `variant` attribute (the reference engine's
+/// `Action`). Both engines read action arguments by the same rule. The class
+/// name is checked first so that NumPy integers cost no failed lookup.
+pub(crate) fn foreign_action_variant(a: &Bound<'_, PyAny>) -> Option<String> {
+    if a.is_instance_of::<PyInt>() || a.is_instance_of::<PyString>() {
+        return None;
+    }
+    if a.get_type().name().ok()?.to_str().ok()? != "Action" {
+        return None;
+    }
+    a.getattr(pyo3::intern!(a.py(), "variant"))
+        .ok()?
+        .extract::<String>()
+        .ok()
+}
+
+/// Reads an action argument for a state of variant `G`: an `Action` (of
+/// either engine) of the same variant, an int id (or anything with
+/// `__index__`, such as a numpy integer) or text. An action of another variant
+/// and anything else are an `InvalidActionError`.
 pub(crate) fn resolve<G: Game>(a: &Bound<'_, PyAny>) -> PyResult<Action> {
     if let Ok(act) = a.cast::<PyAction>() {
         let act = act.get();
@@ -153,6 +171,15 @@ pub(crate) fn resolve<G: Game>(a: &Bound<'_, PyAny>) -> PyResult<Action> {
     if let Ok(s) = a.cast::<PyString>() {
         let text = s.to_str()?;
         return G::parse_action(text).map_err(errors::to_py);
+    }
+    if let Some(variant) = foreign_action_variant(a) {
+        if variant != G::VARIANT {
+            return Err(errors::invalid_action(format!(
+                "`{}` is an action of variant {variant:?}, not {:?}",
+                a.str().map_or_else(|_| "?".into(), |s| s.to_string()),
+                G::VARIANT
+            )));
+        }
     }
     if let Ok(index) = a.call_method0("__index__") {
         return match index.extract::<i64>() {

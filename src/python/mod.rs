@@ -48,15 +48,14 @@ macro_rules! variants {
         fn new_state(py: Python<'_>, variant: &str, config: &Config) -> PyResult<Py<PyAny>> {
             $( if variant == <$g as Game>::VARIANT {
                 let inner = action::ok(<$g as Game>::new_game(config))?;
-                return Ok(Py::new(py, $py { inner })?.into_any());
+                return Ok(Py::new(py, $py::new_static(inner))?.into_any());
             } )*
             Err(unknown_variant(variant))
         }
 
         fn state_from_json(py: Python<'_>, variant: &str, text: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
             $( if variant == <$g as Game>::VARIANT {
-                let inner = state::from_json::<$g>(text)?;
-                return Ok(Py::new(py, $py { inner })?.into_any());
+                return Ok(Py::new(py, $py::load(text)?)?.into_any());
             } )*
             Err(errors::InvalidStateError::new_err(format!(
                 "unknown variant {variant:?} in state JSON; expected one of {}",
@@ -117,6 +116,14 @@ fn random_playout(state: &Bound<'_, PyAny>, seed: Seed) -> PyResult<usize> {
     visit_state(state, RandomPlayout(seed.0))
 }
 
+/// The number of custom Marvel card sets alive in this process (each is
+/// freed with the last state that uses it); for memory tests.
+#[pyfunction]
+#[pyo3(name = "_live_marvel_card_sets")]
+fn live_marvel_card_sets() -> usize {
+    marvel_data::live_sets()
+}
+
 fn unknown_variant(variant: &str) -> PyErr {
     errors::config(format!(
         "unknown variant {variant:?}; expected one of {}",
@@ -141,11 +148,11 @@ fn new_game(
 ) -> PyResult<Py<PyAny>> {
     let config = state::config(players, seed, turn_cap)?;
     if cards.is_some() || locations.is_some() {
-        let data = marvel_data::load(variant, cards, locations)?;
+        let (data, keep) = marvel_data::load(variant, cards, locations)?;
         let inner = action::ok(crate::variants::marvel::MarvelState::new_with_data(
             &config, data,
         ))?;
-        return Ok(Py::new(py, MarvelState { inner })?.into_any());
+        return Ok(Py::new(py, MarvelState { inner, keep })?.into_any());
     }
     new_state(py, variant, &config)
 }
@@ -205,6 +212,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(from_json, m)?)?;
     m.add_function(wrap_pyfunction!(random_games, m)?)?;
     m.add_function(wrap_pyfunction!(random_playout, m)?)?;
+    m.add_function(wrap_pyfunction!(live_marvel_card_sets, m)?)?;
     search::register(m)?;
     m.add_function(wrap_pyfunction!(selfplay::selfplay_games, m)?)?;
     m.add_class::<network::PyNetwork>()?;

@@ -4,11 +4,13 @@
 
 use super::action::{ok, resolve, PyAction, PyOutcome};
 use super::errors;
+use super::marvel_data::Keep;
 use crate::game::{ActionList, Config, Game, Player};
 use crate::rng::SplitMix64;
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
+use pyo3::IntoPyObject;
 
 /// Reads a seat argument, rejecting anything outside `0..num_players`.
 pub(crate) fn seat<G: Game>(g: &G, player: SeatArg) -> PyResult<Player> {
@@ -199,6 +201,20 @@ pub(crate) fn from_json<G: Game>(text: &Bound<'_, PyAny>) -> PyResult<G> {
     ok(G::from_json(json_text(text)?))
 }
 
+/// `from_json` of a variant whose states need nothing kept alive.
+pub(crate) fn from_json_kept<G: Game>(text: &Bound<'_, PyAny>) -> PyResult<(G, Keep)> {
+    from_json::<G>(text).map(|g| (g, None))
+}
+
+/// `__reduce__`: `(Class.from_json, (json,))`.
+pub(crate) fn reduce<'py, G: Game>(
+    class: &Bound<'py, PyAny>,
+    g: &G,
+) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+    let load = class.getattr("from_json")?;
+    (load, (g.to_json(None),)).into_pyobject(class.py())
+}
+
 pub(crate) fn heuristic<G: Game>(g: &G, player: SeatArg) -> PyResult<f64> {
     Ok(f64::from(g.heuristic(seat(g, player)?)))
 }
@@ -221,7 +237,10 @@ pub(crate) fn action_from_text<G: Game>(text: &Bound<'_, PyAny>) -> PyResult<PyA
 }
 
 pub(crate) fn action_from_id<G: Game>(id: &Bound<'_, PyAny>) -> PyResult<PyAction> {
-    if id.cast::<PyString>().is_ok() || id.cast::<PyAction>().is_ok() {
+    if id.cast::<PyString>().is_ok()
+        || id.cast::<PyAction>().is_ok()
+        || super::action::foreign_action_variant(id).is_some()
+    {
         return Err(errors::invalid_action(format!(
             "action_from_id takes an int id, not {}",
             id.get_type().name()?
@@ -252,7 +271,8 @@ macro_rules! py_state {
     ($py:ident, $pyname:literal, $g:ty) => {
         $crate::python::state::py_state!(
             @class $py, $pyname, $g,
-            from_json(text) = $crate::python::state::from_json::<$g>
+            reduce = $crate::python::state::reduce::<$g>,
+            from_json(text) = $crate::python::state::from_json_kept::<$g>
         );
     };
     // A variant whose card set can come from files (Marvel): `from_json`
@@ -260,16 +280,41 @@ macro_rules! py_state {
     ($py:ident, $pyname:literal, $g:ty, card_files) => {
         $crate::python::state::py_state!(
             @class $py, $pyname, $g,
+            reduce = $crate::python::marvel_data::reduce,
             from_json(text, *, cards=None, locations=None) = $crate::python::marvel_data::from_json,
             cards, locations
         );
     };
-    (@class $py:ident, $pyname:literal, $g:ty,
+    (@class $py:ident, $pyname:literal, $g:ty, reduce = $reduce:expr,
      from_json($($sig:tt)*) = $load:expr $(, $extra:ident)*) => {
         #[doc = concat!("A `", $pyname, "` game state (mutable; `child` and `clone` copy it).")]
         #[pyo3::pyclass(module = "splendor._core", name = $pyname)]
         pub(crate) struct $py {
             pub(crate) inner: $g,
+            /// Keeps alive the card set `inner` points at (custom Marvel
+            /// sets; `None` otherwise): see `marvel_data`.
+            pub(crate) keep: $crate::python::marvel_data::Keep,
+        }
+
+        impl $py {
+            /// Wraps a state built from the bundled data (nothing to keep).
+            pub(crate) fn new_static(inner: $g) -> Self {
+                Self { inner, keep: None }
+            }
+
+            /// Loads a state from its JSON text (`from_json(text)`).
+            pub(crate) fn load(text: &pyo3::Bound<'_, pyo3::PyAny>) -> pyo3::PyResult<Self> {
+                $( let $extra: Option<&pyo3::Bound<'_, pyo3::PyAny>> = None; )*
+                ($load)(text $(, $extra)*).map(|(inner, keep)| Self { inner, keep })
+            }
+
+            /// A copy of this object holding `inner`, on the same card set.
+            fn with(&self, inner: $g) -> Self {
+                Self {
+                    inner,
+                    keep: self.keep.clone(),
+                }
+            }
         }
 
         #[pyo3::pymethods]
@@ -283,7 +328,7 @@ macro_rules! py_state {
                 text: &pyo3::Bound<'_, pyo3::PyAny>,
                 $($extra: Option<&pyo3::Bound<'_, pyo3::PyAny>>,)*
             ) -> pyo3::PyResult<Self> {
-                ($load)(text $(, $extra)*).map(|inner| Self { inner })
+                ($load)(text $(, $extra)*).map(|(inner, keep)| Self { inner, keep })
             }
 
             fn legal_actions(&self) -> Vec<$crate::python::action::PyAction> {
@@ -308,13 +353,11 @@ macro_rules! py_state {
             fn child(&self, action: &pyo3::Bound<'_, pyo3::PyAny>) -> pyo3::PyResult<Self> {
                 let mut inner = self.inner.clone();
                 $crate::python::state::apply(&mut inner, action)?;
-                Ok(Self { inner })
+                Ok(self.with(inner))
             }
 
             fn clone(&self) -> Self {
-                Self {
-                    inner: self.inner.clone(),
-                }
+                self.with(self.inner.clone())
             }
 
             #[getter]
@@ -385,7 +428,7 @@ macro_rules! py_state {
                 seed: $crate::python::state::Seed,
             ) -> pyo3::PyResult<Self> {
                 $crate::python::state::determinize(&self.inner, player, seed)
-                    .map(|inner| Self { inner })
+                    .map(|inner| self.with(inner))
             }
 
             fn action_from_text(
@@ -436,11 +479,7 @@ macro_rules! py_state {
             fn __reduce__<'py>(
                 slf: &pyo3::Bound<'py, Self>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyTuple>> {
-                use pyo3::types::PyAnyMethods;
-                use pyo3::IntoPyObject;
-                let text = $crate::game::Game::to_json(&slf.borrow().inner, None);
-                let load = slf.get_type().getattr("from_json")?;
-                (load, (text,)).into_pyobject(slf.py())
+                ($reduce)(slf.get_type().as_any(), &slf.borrow().inner)
             }
         }
     };

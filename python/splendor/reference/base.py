@@ -105,12 +105,10 @@ class BaseState(BaseCore):
         return _action(A.parse_action(text))
 
     def _resolve(self, a: Action | int | str) -> int:
-        found = action_id(a, NUM_ACTIONS)
+        found = action_id(a, NUM_ACTIONS, VARIANT)
         if found is None:
             assert isinstance(a, str)
             return A.parse_action(a)
-        if isinstance(a, Action) and (a.variant != VARIANT or not 0 <= a.id < NUM_ACTIONS):
-            raise InvalidActionError(f"`{a}` is a {a.variant} action, not a base-game action")
         return found
 
     def legal_action_ids(self) -> list[int]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from itertools import combinations
 
 from splendor.errors import InvalidActionError
+from splendor.reference.action_text import number, words
 from splendor.reference.base_data import GOLD, LETTERS, NUM_LEVELS, SLOTS, TOKEN_LETTERS
 
 NUM_ACTIONS = 329
@@ -80,25 +80,6 @@ def action_text(a: int) -> str:
     return "pass"
 
 
-# Unicode White_Space, as Rust's `str::split_whitespace` sees it (Python's own
-# `str.split()` also splits on U+001C..U+001F, which Rust does not).
-_WHITE_SPACE = (
-    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
-    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
-)
-_WORDS = re.compile(f"[{_WHITE_SPACE}]+")
-# Only ASCII letters are case-folded; any other character then fails to parse.
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
-def _number(word: str, lo: int, hi: int, max_digits: int = 3) -> int | None:
-    """A number of 1..max_digits ASCII digits (leading zeros allowed) in lo..hi."""
-    if not 1 <= len(word) <= max_digits or any(ch not in "0123456789" for ch in word):
-        return None
-    value = int(word)
-    return value if lo <= value <= hi else None
-
-
 def _parse_take(letters: str) -> int | None:
     if not letters or any(ch not in LETTERS for ch in letters):
         return None
@@ -121,8 +102,8 @@ def _parse_slot(word: str) -> tuple[int, int] | None:
     parts = word.split(".")
     if len(parts) != 2:
         return None
-    level = _number(parts[0], 1, NUM_LEVELS)
-    slot = _number(parts[1], 1, SLOTS)
+    level = number(parts[0], 1, NUM_LEVELS)
+    slot = number(parts[1], 1, SLOTS)
     if level is None or slot is None:
         return None
     return level, slot - 1
@@ -141,10 +122,10 @@ def _parse_words(words: list[str]) -> int | None:
                 return None
             return slot_id(RESERVE_UP if head == "reserve" else BUY_UP, *pos)
         if len(rest) == 2 and head == "reserve" and rest[0] == "deck":
-            level = _number(rest[1], 1, NUM_LEVELS)
+            level = number(rest[1], 1, NUM_LEVELS)
             return None if level is None else RESERVE_DECK + level - 1
         if len(rest) == 2 and head == "buy" and rest[0] == "reserved":
-            index = _number(rest[1], 1, 3)
+            index = number(rest[1], 1, 3)
             return None if index is None else BUY_RESERVED + index - 1
         return None
     if head == "return" and len(rest) == 1:
@@ -152,7 +133,7 @@ def _parse_words(words: list[str]) -> int | None:
             return RETURN + TOKEN_LETTERS.index(rest[0])
         return None
     if head == "noble" and len(rest) == 1:
-        noble = _number(rest[0], 0, 9, max_digits=1)
+        noble = number(rest[0], 0, 9) if len(rest[0]) == 1 else None
         return None if noble is None else NOBLE + noble
     if head == "pay":
         if not rest:
@@ -173,8 +154,8 @@ def parse_action(text: str) -> int:
     white space (surrounding white space ignored); colour letters may come in any
     order; numbers are 1-3 ASCII digits (a noble id: one digit).
     """
-    words = [w for w in _WORDS.split(text.translate(_ASCII_LOWER)) if w]
-    parsed = _parse_words(words) if words else None
+    ws = words(text)
+    parsed = _parse_words(ws) if ws else None
     if parsed is None:
         raise InvalidActionError(f"cannot parse base-game action {text!r}")
     return parsed

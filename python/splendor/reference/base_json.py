@@ -282,6 +282,11 @@ def _check_pending(state: BaseCore, pending: object) -> int:
     card = state.buy_target(a) if A.BUY_UP <= a < A.RETURN else None
     if card is None:
         _bad(f"pending = {a} is not a buy of an existing card")
+    if a >= A.BUY_RESERVED and state.mover().reserved[a - A.BUY_RESERVED].hidden:
+        _bad(
+            f"pending = {a} buys a reserved card that is still hidden: "
+            "a card being bought is shown (hidden false)"
+        )
     if len(payments(state.mover(), card)) < 2:
         _bad(f"pending buy `{A.action_text(a)}` does not have two or more payments")
     return a

@@ -232,6 +232,10 @@ class BaseCore:
                 return
             self.phase = "pay"
             self.pending = a
+            if a >= A.BUY_RESERVED:
+                # The card is shown as it is bought: a blind reserve is public now.
+                i = a - A.BUY_RESERVED
+                me.reserved[i] = Reserve(me.reserved[i].card, hidden=False)
             return
         self._after_action()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,10 +65,22 @@ def dump_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
+def _int_literal(text: str) -> int | float:
+    # `-0` is read as the float -0.0, as the Rust engine's JSON parser (and
+    # JavaScript) reads it, so both engines refuse it where an integer belongs.
+    return -0.0 if text == "-0" else int(text)
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not JSON")
+
+
 def load_json(text: str) -> dict[str, Any]:
     """Parse JSON text into an object, raising InvalidStateError on anything else."""
+    if not isinstance(text, str):
+        raise InvalidStateError(f"a state must be given as JSON text, not {type(text).__name__}")
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, parse_int=_int_literal, parse_constant=_no_constant)
     except (TypeError, ValueError) as exc:
         raise InvalidStateError(f"state JSON does not parse: {exc}") from None
     if not isinstance(obj, dict):
@@ -75,15 +88,38 @@ def load_json(text: str) -> dict[str, Any]:
     return obj
 
 
-def action_id(value: object, num_actions: int) -> int | None:
+def action_variant(value: object) -> str | None:
+    """The variant of an action object of either engine, else None.
+
+    An action object is an object of a class named ``Action`` (this module's, or the
+    Rust engine's ``splendor.Action``) with a string ``variant`` attribute.
+    """
+    if type(value).__name__ != "Action" or isinstance(value, (str, int)):
+        return None
+    variant = getattr(value, "variant", None)
+    return variant if isinstance(variant, str) else None
+
+
+def action_id(value: object, num_actions: int, variant: str) -> int | None:
     """The id of an Action or int argument, or None for text (raises on junk types).
 
-    NumPy integers (e.g. from ``argmax`` over a mask) count as int ids; bool does not.
+    An action object of either engine is accepted by a state of its own variant (the
+    engines share ids and texts) and refused by any other. NumPy integers (e.g. from
+    ``argmax`` over a mask) count as int ids; bool does not.
     """
     if isinstance(value, np.integer):
         value = int(value)
-    if isinstance(value, Action):
-        return value.id
+    kind = action_variant(value)
+    if kind is not None:
+        if kind != variant:
+            raise InvalidActionError(f"`{value}` is an action of variant {kind!r}, not {variant!r}")
+        try:
+            found = operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            raise InvalidActionError(f"`{value}` has no action id") from None
+        if not 0 <= found < num_actions:
+            raise InvalidActionError(f"action id {found} is out of range 0..{num_actions}")
+        return found
     if isinstance(value, bool):
         raise InvalidActionError("an action must be an Action, an int id or text, not bool")
     if isinstance(value, int):
@@ -101,9 +137,9 @@ def id_argument(value: object, num_actions: int) -> int:
     """The id given to ``action_from_id``: an int (NumPy integers included), in range."""
     if isinstance(value, np.integer):
         value = int(value)
-    if isinstance(value, (Action, bool)) or not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidActionError(f"an action id must be an int, not {type(value).__name__}")
-    found = action_id(value, num_actions)
+    found = action_id(value, num_actions, "")
     assert found is not None
     return found
 

@@ -127,12 +127,10 @@ class DuelState(DuelCore):
         return _action(A.parse_action(text))
 
     def _resolve(self, a: Action | int | str) -> int:
-        found = action_id(a, NUM_ACTIONS)
+        found = action_id(a, NUM_ACTIONS, VARIANT)
         if found is None:
             assert isinstance(a, str)
             return A.parse_action(a)
-        if isinstance(a, Action) and a.variant != VARIANT:
-            raise InvalidActionError(f"`{a}` is a {a.variant} action, not a Duel action")
         return found
 
     def legal_action_ids(self) -> list[int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import product
 
 from splendor.errors import InvalidActionError
+from splendor.reference.action_text import level_slot, number, words
 from splendor.reference.duel_data import KINDS, LINES, SLOT_OFFSET, SLOTS, cell_name
 
 PRIVILEGE = 145
@@ -94,15 +95,17 @@ def _parse(words: list[str]) -> int | None:
         return REPLENISH
     if words == ["pass"]:
         return PASS
-    if head == "reserve" and len(args) == 2 and args[0] == "deck" and args[1] in ("1", "2", "3"):
-        return RESERVE_DECK + int(args[1]) - 1
-    if head == "buy" and len(args) == 2 and args[0] == "reserved" and args[1] in ("1", "2", "3"):
-        return BUY_RESERVED + int(args[1]) - 1
+    if head == "reserve" and len(args) == 2 and args[0] == "deck":
+        level = number(args[1], 1, 3)
+        return None if level is None else RESERVE_DECK + level - 1
+    if head == "buy" and len(args) == 2 and args[0] == "reserved":
+        index = number(args[1], 1, 3)
+        return None if index is None else BUY_RESERVED + index - 1
     if head in ("reserve", "buy") and len(args) == 1:
-        level, dot, slot = args[0].partition(".")
-        if dot and level.isdigit() and slot.isdigit() and (int(level), int(slot)) in LEVEL_SLOT:
+        pos = level_slot(args[0], 3, 5)
+        if pos is not None and pos in LEVEL_SLOT:
             base = RESERVE if head == "reserve" else BUY
-            return base + LEVEL_SLOT.index((int(level), int(slot)))
+            return base + LEVEL_SLOT.index(pos)
         return None
     if head == "pay":
         if not args:
@@ -119,15 +122,16 @@ def _parse(words: list[str]) -> int | None:
         base, n = kind_heads[head]
         k = KINDS[:n].find(args[0]) if len(args[0]) == 1 else -1
         return None if k < 0 else base + k
-    if head == "royal" and len(args) == 1 and args[0] in ("0", "1", "2", "3"):
-        return ROYAL + int(args[0])
+    royal = number(args[0], 0, 3) if head == "royal" and len(args) == 1 else None
+    if royal is not None:
+        return ROYAL + royal
     return None
 
 
 def parse_action(text: str) -> int:
     """The id of action text (case-insensitive); InvalidActionError naming the text."""
-    words = text.strip().lower().split()
-    found = _parse(words) if words else None
+    ws = words(text)
+    found = _parse(ws) if ws else None
     if found is None:
         raise InvalidActionError(f"cannot parse Duel action {text!r}")
     return found

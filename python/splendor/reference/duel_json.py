@@ -298,6 +298,9 @@ def _check_phase(s: DuelCore) -> None:
         _bad("`royals_due` is non-zero only while a purchase resolves")
     if s.phase != "over" and sum(opp.tokens) > 10:
         _bad("the player not on turn holds more than 10 tokens")
+    # Discards come before the victory check: a finished game has nobody over 10 tokens.
+    if s.phase == "over" and max(sum(me.tokens), sum(opp.tokens)) > 10:
+        _bad("a player holds more than 10 tokens in an over state")
     if s.phase != "over" and s.turn >= 2 * s.turn_cap:
         _bad("`turn` has reached the turn cap but the game is not over")
     pc = s.pending_card if s.pending_card is not None else 0
@@ -306,8 +309,12 @@ def _check_phase(s: DuelCore) -> None:
     elif s.phase == "reserve":
         ok = len(me.reserved) < MAX_RESERVED and s.can_reserve_something()
     elif s.phase == "pay":
-        card = s.buy_card(s.pending_buy or 0)
-        ok = card is not None and s.can_buy(p, card) and len(s.payments(p, card)) > 1
+        # A card being bought is shown: a pending buy of a still-hidden reserve is unreachable.
+        buy = s.pending_buy or 0
+        i = buy - A.BUY_RESERVED
+        shown = i < 0 or i >= len(me.reserved) or not me.reserved[i].hidden
+        card = s.buy_card(buy)
+        ok = shown and card is not None and s.can_buy(p, card) and len(s.payments(p, card)) > 1
     elif s.phase == "joker":
         ok = CARDS[pc].bonus == WILD and len(me.real_colours()) >= 2
     elif s.phase == "token":

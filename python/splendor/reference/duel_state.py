@@ -276,6 +276,10 @@ class DuelCore:
             if len(options) > 1:
                 self.phase = "pay"
                 self.pending_buy = a
+                if a >= A.BUY_RESERVED:
+                    # The card is shown as it is bought: a blind reserve is public now.
+                    i = a - A.BUY_RESERVED
+                    me.reserved[i] = Reserve(me.reserved[i].card, hidden=False)
             else:
                 self.complete_buy(a, A.PAYMENTS[options[0]])
         elif a < A.TOKEN:

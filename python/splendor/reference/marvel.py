@@ -259,14 +259,10 @@ class MarvelState:
         return Action("marvel", i, A.ALL_TEXT[i])
 
     def _resolve(self, action: Action | int | str) -> int:
-        a = action_id(action, A.NUM_ACTIONS)
+        a = action_id(action, A.NUM_ACTIONS, "marvel")
         if a is None:
             assert isinstance(action, str)
             return A.parse_action(action)
-        if isinstance(action, Action) and action.variant != "marvel":
-            raise InvalidActionError(
-                f"`{action}` is a {action.variant} action, not a marvel action"
-            )
         return a
 
     def apply_unchecked(self, a: int) -> None:
@@ -362,6 +358,10 @@ class MarvelState:
             else:
                 self.phase = "pay"
                 self.pending = a
+                if a >= A.RECRUIT_RES:
+                    # The card is shown as it is recruited: a blind reserve is public now.
+                    i = a - A.RECRUIT_RES
+                    pl.reserved[i] = Reserve(pl.reserved[i].card, hidden=False)
         else:
             self._end_turn(passed=True)
 
@@ -517,7 +517,7 @@ class MarvelState:
         locations: str | Path | None = None,
     ) -> MarvelState:
         """Load and validate a full-state JSON (InvalidStateError when corrupt)."""
-        from splendor.reference.marvel_data import data_by_checksum
+        from splendor.reference.marvel_data import bundled_data, data_by_id
         from splendor.reference.marvel_json import from_obj
 
         try:
@@ -525,7 +525,9 @@ class MarvelState:
         except RecursionError:
             raise InvalidStateError("state JSON does not parse: nested too deeply") from None
         if cards is None and locations is None:
-            return from_obj(obj, data_by_checksum(obj.get("card_set")))
+            # An unknown identity: validation against the bundled set names it.
+            found = data_by_id(obj.get("card_set")) if isinstance(obj, dict) else None
+            return from_obj(obj, found or bundled_data())
         return from_obj(obj, load_data(cards, locations))
 
     # ----- Python protocol ------------------------------------------------------
@@ -539,9 +541,11 @@ class MarvelState:
         return {"json": self.to_json(), "data": self.data}
 
     def __setstate__(self, st: dict[str, Any]) -> None:
+        from splendor.reference.marvel_data import intern
         from splendor.reference.marvel_json import from_obj
 
-        other = from_obj(load_json(st["json"]), st["data"])
+        # Registered again, so that from_json finds the set in this process too.
+        other = from_obj(load_json(st["json"]), intern(st["data"]))
         self.__dict__.update(other.__dict__)
 
     def __repr__(self) -> str:

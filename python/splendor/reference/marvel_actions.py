@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from splendor.errors import InvalidActionError
+from splendor.reference.action_text import level_slot, number, words
 
 LETTERS = "pbroy"
 TOKEN_LETTERS = "pbroyst"  # stones, grey (S.H.I.E.L.D.), green (Time)
@@ -81,18 +82,13 @@ def _letters(s: str, alphabet: str) -> list[int] | None:
 
 
 def _slot(s: str) -> int | None:
-    parts = s.split(".")
-    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
-        return None
-    lv, sl = int(parts[0]), int(parts[1])
-    if not (1 <= lv <= 3 and 1 <= sl <= 4):
-        return None
-    return (lv - 1) * 4 + sl - 1
+    pos = level_slot(s, 3, 4)
+    return None if pos is None else (pos[0] - 1) * 4 + pos[1] - 1
 
 
 def parse_action(text: str) -> int:
     """The id of an action text (InvalidActionError when it does not parse)."""
-    a = _parse(text.strip().lower().split())
+    a = _parse(words(text))
     if a is None:
         raise InvalidActionError(f"cannot parse marvel action {text!r}")
     return a
@@ -124,14 +120,16 @@ def _parse(w: list[str]) -> int | None:
         if s is None:
             return None
         return (RESERVE if w[0] == "reserve" else RECRUIT) + s
-    if len(w) == 3 and w[:2] == ["reserve", "deck"] and w[2] in ("1", "2", "3"):
-        return RESERVE_DECK + int(w[2]) - 1
-    if len(w) == 3 and w[:2] == ["recruit", "reserved"] and w[2] in ("1", "2", "3"):
-        return RECRUIT_RES + int(w[2]) - 1
+    index = number(w[2], 1, 3) if len(w) == 3 else None
+    if index is not None and w[:2] == ["reserve", "deck"]:
+        return RESERVE_DECK + index - 1
+    if index is not None and w[:2] == ["recruit", "reserved"]:
+        return RECRUIT_RES + index - 1
     if len(w) == 2 and w[0] == "return" and len(w[1]) == 1 and w[1] in TOKEN_LETTERS[:6]:
         return RETURN + TOKEN_LETTERS.index(w[1])
-    if len(w) == 2 and w[0] == "location" and w[1] in tuple("01234567"):
-        return LOCATION + int(w[1])
+    location = number(w[1], 0, 7) if len(w) == 2 and w[0] == "location" else None
+    if location is not None:
+        return LOCATION + location
     if len(w) == 3 and w[:2] == ["pay", "grey"]:
         cs = _letters(w[2], LETTERS)
         if cs is None or not cs:

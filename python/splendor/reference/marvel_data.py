@@ -1,14 +1,19 @@
-"""Marvel card and location files: parsing, validation and the card-set checksum.
+"""Marvel card and location files: parsing, validation and the card-set identity.
 
 The CSV files under ``splendor/data/marvel`` are the single source of truth; a
-user may pass a corrected file (see ``docs/marvel.md`` section 7).
+user may pass a corrected file (see ``docs/marvel.md`` section 7). A set is
+identified by the SHA-256 of its canonical CSV text, and a loaded set stays
+registered (by a weak reference) while some state uses it.
 """
 
 from __future__ import annotations
 
-import csv
-import io
+import hashlib
+import os
+import unicodedata
+import weakref
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -63,54 +68,145 @@ class Location:
 
 @dataclass(frozen=True)
 class MarvelData:
-    """A validated card set: 90 cards, 8 locations and their checksum."""
+    """A validated card set: 90 cards, 8 locations and their identity."""
 
     cards: tuple[Card, ...]
     locations: tuple[Location, ...]
-    checksum: int
+    id: str
+    """SHA-256 of the canonical CSV text (64 lower-case hex digits), ``"card_set"`` in JSON."""
+
+    def canonical_csv(self) -> tuple[str, str]:
+        """The set as canonical CSV text (card file, location file); parses back to it."""
+        return canonical_csv(self.cards, self.locations)
 
 
-def _read_text(source: str | Path | None, default: str) -> tuple[str, str]:
+BUNDLED_ID = "dad7c19708885f3100a76bf6321cd8d85bf6c71037a5173cc907cfd74e78f921"
+"""The identity of the bundled set (docs/marvel.md section 1)."""
+
+
+def _read_text(source: object, default: str) -> tuple[str, str]:
     """The text of a file argument: None (bundled), a path, or the CSV text itself."""
     if source is None:
         ref = resources.files("splendor").joinpath("data").joinpath("marvel").joinpath(default)
-        return ref.read_text(encoding="utf-8"), default
-    if not isinstance(source, (str, Path)):
-        raise CardDataError(f"a card file must be a path or CSV text, not {type(source).__name__}")
-    if isinstance(source, Path) or "\n" not in source:
+        return ref.read_bytes().decode("utf-8"), default
+    if isinstance(source, str) and "\n" in source:
+        text = source
+        name = "<text>"
+    elif isinstance(source, (str, os.PathLike)):
         path = Path(source)
         try:
-            return path.read_text(encoding="utf-8"), str(path)
-        except OSError as exc:
+            text = path.read_bytes().decode("utf-8")
+        except (OSError, ValueError) as exc:
             raise CardDataError(f"cannot read card file {path}: {exc}") from None
-    return source, "<text>"
+        name = str(path)
+    else:
+        raise CardDataError(f"a card file must be a path or CSV text, not {type(source).__name__}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise CardDataError(
+            "a card file argument holds a lone surrogate: it is not valid text"
+        ) from None
+    return text, name
 
 
-def _rows(text: str, name: str, header: list[str]) -> list[list[str]]:
-    rows = [r for r in csv.reader(io.StringIO(text)) if r]
-    if not rows or [c.strip() for c in rows[0]] != header:
+def _trim(s: str) -> str:
+    """Field padding the parser ignores: ASCII spaces and tabs only."""
+    return s.strip(" \t")
+
+
+def _split(line: str) -> list[str] | None:
+    """One CSV line as fields, or None when its quotes are malformed (docs/marvel.md 1)."""
+    fields: list[str] = []
+    i, n = 0, len(line)
+    while True:
+        field = []
+        if i < n and line[i] == '"':
+            i += 1
+            while True:
+                if i >= n:
+                    return None
+                if line[i] == '"':
+                    if i + 1 < n and line[i + 1] == '"':
+                        field.append('"')
+                        i += 2
+                        continue
+                    i += 1
+                    break
+                field.append(line[i])
+                i += 1
+            fields.append("".join(field))
+            if i >= n:
+                return fields
+            if line[i] != ",":
+                return None
+            i += 1
+        else:
+            j = line.find(",", i)
+            end = n if j < 0 else j
+            if '"' in line[i:end]:
+                return None
+            fields.append(line[i:end])
+            if j < 0:
+                return fields
+            i = j + 1
+
+
+def _rows(text: str, name: str, header: list[str]) -> list[tuple[int, list[str]]]:
+    """Data rows as (1-based row counting the header, fields); empty lines are skipped."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    out: list[tuple[int, list[str]]] = []
+    seen_header = False
+    for row, line in enumerate((line for line in lines if line), start=1):
+        fields = _split(line)
+        if fields is None:
+            raise CardDataError(
+                f'{name} row {row}: malformed quotes (a quoted field is "..." with "" for '
+                "a quote, followed by a comma or the end of the line)"
+            )
+        if row == 1:
+            if [_trim(f) for f in fields] != header:
+                raise CardDataError(f"{name} row 1: header must be {','.join(header)}")
+            seen_header = True
+            continue
+        if len(fields) != len(header):
+            raise CardDataError(
+                f"{name} row {row}: expected {len(header)} columns, got {len(fields)}"
+            )
+        out.append((row, fields))
+    if not seen_header:
         raise CardDataError(f"{name} row 1: header must be {','.join(header)}")
-    for i, row in enumerate(rows[1:], start=2):
-        if len(row) != len(header):
-            raise CardDataError(f"{name} row {i}: expected {len(header)} columns, got {len(row)}")
-    return rows[1:]
+    return out
 
 
 def _int(name: str, row: int, col: str, text: str, lo: int, hi: int) -> int:
-    s = text.strip()
+    s = _trim(text)
     if not (s.isascii() and s.isdigit()):
         raise CardDataError(f"{name} row {row} column {col}: {text!r} is not an integer")
     v = int(s)
     if not lo <= v <= hi:
-        raise CardDataError(f"{name} row {row} column {col}: {v} is outside {lo}..{hi}")
+        raise CardDataError(f"{name} row {row} column {col}: {s} is outside {lo}..{hi}")
     return v
 
 
 def _name(name: str, row: int, text: str) -> str:
-    s = text.strip()
+    s = _trim(text)
     if not s:
         raise CardDataError(f"{name} row {row} column name: empty name")
+    if any(unicodedata.category(ch) == "Cc" for ch in s):
+        raise CardDataError(f"{name} row {row} column name: {s!r} holds a control character")
     return s
+
+
+def _choice(text: str, options: tuple[str, ...]) -> int | None:
+    """The index of ``text`` among ``options``, ignoring ASCII case and padding."""
+    s = _trim(text)
+    if not s.isascii():
+        return None
+    s = s.lower()
+    return next((i for i, o in enumerate(options) if o.lower() == s), None)
 
 
 def parse_cards(text: str, name: str = "cards.csv") -> tuple[Card, ...]:
@@ -119,8 +215,7 @@ def parse_cards(text: str, name: str = "cards.csv") -> tuple[Card, ...]:
     if len(rows) != NUM_CARDS:
         raise CardDataError(f"{name}: expected {NUM_CARDS} cards, got {len(rows)}")
     cards = []
-    for i, r in enumerate(rows):
-        row = i + 2
+    for i, (row, r) in enumerate(rows):
         level = _int(name, row, "level", r[0], 1, 3)
         expected = 1 if i < 40 else 2 if i < 70 else 3
         if level != expected:
@@ -128,8 +223,8 @@ def parse_cards(text: str, name: str = "cards.csv") -> tuple[Card, ...]:
                 f"{name} row {row} column level: expected level {expected} "
                 "(40 level-1, then 30 level-2, then 20 level-3 rows)"
             )
-        bonus_text = r[1].strip().lower()
-        if bonus_text not in COLOURS:
+        bonus = _choice(r[1], COLOURS)
+        if bonus is None:
             raise CardDataError(f"{name} row {row} column bonus: unknown colour {r[1]!r}")
         points = _int(name, row, "points", r[2], 0, 9)
         avengers = _int(name, row, "avengers", r[3], 0, 3)
@@ -138,16 +233,7 @@ def parse_cards(text: str, name: str = "cards.csv") -> tuple[Card, ...]:
         if sum(cost) == 0:
             raise CardDataError(f"{name} row {row} column purple: a card must cost something")
         cards.append(
-            Card(
-                i,
-                level,
-                COLOURS.index(bonus_text),
-                points,
-                avengers,
-                time_stone,
-                cost,
-                _name(name, row, r[10]),
-            )
+            Card(i, level, bonus, points, avengers, time_stone, cost, _name(name, row, r[10]))
         )
     return tuple(cards)
 
@@ -158,13 +244,11 @@ def parse_locations(text: str, name: str = "locations.csv") -> tuple[Location, .
     if len(rows) != NUM_LOCATIONS:
         raise CardDataError(f"{name}: expected {NUM_LOCATIONS} locations, got {len(rows)}")
     locs = []
-    for i, r in enumerate(rows):
-        row = i + 2
+    for i, (row, r) in enumerate(rows):
         tile = _int(name, row, "tile", r[0], 1, 4)
         if tile != i // 2 + 1:
             raise CardDataError(f"{name} row {row} column tile: expected tile {i // 2 + 1}")
-        side_text = r[1].strip().upper()
-        if side_text != "AB"[i % 2]:
+        if _choice(r[1], ("A", "B")) != i % 2:
             raise CardDataError(f"{name} row {row} column side: expected side {'AB'[i % 2]}")
         points = _int(name, row, "points", r[2], 0, 9)
         req = tuple(_int(name, row, COLOURS[c], r[3 + c], 0, 9) for c in range(5))
@@ -174,52 +258,73 @@ def parse_locations(text: str, name: str = "locations.csv") -> tuple[Location, .
     return tuple(locs)
 
 
-def fnv1a32(data: bytes) -> int:
-    """FNV-1a, 32 bits."""
-    h = 2166136261
-    for b in data:
-        h = ((h ^ b) * 16777619) & 0xFFFFFFFF
-    return h
+def _csv_field(name: str) -> str:
+    """A name as a canonical CSV field: quoted only when it holds a comma or a quote."""
+    if "," in name or '"' in name:
+        return '"' + name.replace('"', '""') + '"'
+    return name
 
 
-def checksum(cards: tuple[Card, ...], locations: tuple[Location, ...]) -> int:
-    """The card-set checksum of docs/marvel.md section 1."""
-    lines = [
-        ",".join(str(v) for v in (c.level, c.bonus, c.points, c.avengers, c.time_stone, *c.cost))
-        + f",{c.name}\n"
-        for c in cards
-    ]
-    lines += [
-        ",".join(str(v) for v in (loc.tile + 1, loc.side, loc.points, *loc.requirement))
-        + f",{loc.name}\n"
-        for loc in locations
-    ]
-    return fnv1a32("".join(lines).encode("utf-8"))
+def canonical_csv(cards: tuple[Card, ...], locations: tuple[Location, ...]) -> tuple[str, str]:
+    """The canonical CSV text of a set (docs/marvel.md section 1): cards, locations."""
+    c = [",".join(CARD_HEADER)]
+    for card in cards:
+        head = (card.level, COLOURS[card.bonus], card.points, card.avengers, card.time_stone)
+        c.append(",".join(str(v) for v in (*head, *card.cost)) + "," + _csv_field(card.name))
+    loc = [",".join(LOCATION_HEADER)]
+    for x in locations:
+        head2 = (x.tile + 1, "AB"[x.side], x.points, *x.requirement)
+        loc.append(",".join(str(v) for v in head2) + "," + _csv_field(x.name))
+    return "\n".join(c) + "\n", "\n".join(loc) + "\n"
 
 
-_CACHE: dict[tuple[str, str], MarvelData] = {}
+def card_set_id(cards: tuple[Card, ...], locations: tuple[Location, ...]) -> str:
+    """The identity of a set: SHA-256 of its canonical CSV text (64 hex digits)."""
+    c, loc = canonical_csv(cards, locations)
+    return hashlib.sha256((c + loc).encode("utf-8")).hexdigest()
 
 
-def load_data(cards: str | Path | None = None, locations: str | Path | None = None) -> MarvelData:
-    """Load a card set: None for the bundled files, else a path or the CSV text."""
-    ctext, cname = _read_text(cards, "cards.csv")
-    ltext, lname = _read_text(locations, "locations.csv")
-    key = (ctext, ltext)
-    hit = _CACHE.get(key)
-    if hit is not None:
-        return hit
+_LIVE: weakref.WeakValueDictionary[str, MarvelData] = weakref.WeakValueDictionary()
+"""Custom sets by identity, while some state uses them (the entry goes with the set)."""
+
+
+@cache
+def bundled_data() -> MarvelData:
+    """The bundled card set (parsed once)."""
+    return _parse(*_read_text(None, "cards.csv"), *_read_text(None, "locations.csv"))
+
+
+def _parse(ctext: str, cname: str, ltext: str, lname: str) -> MarvelData:
     c = parse_cards(ctext, cname)
     loc = parse_locations(ltext, lname)
-    data = MarvelData(c, loc, checksum(c, loc))
-    if len(_CACHE) < 64:
-        _CACHE[key] = data
-    return data
+    return MarvelData(c, loc, card_set_id(c, loc))
 
 
-def data_by_checksum(checksum: object) -> MarvelData:
-    """The bundled set or a set loaded earlier with this checksum (else the bundled one)."""
-    bundled = load_data()
-    for d in (bundled, *_CACHE.values()):
-        if d.checksum == checksum:
-            return d
-    return bundled
+def intern(data: MarvelData) -> MarvelData:
+    """The one live object for this set's identity (the bundled set, or a registered one)."""
+    bundled = bundled_data()
+    if data.id == bundled.id:
+        return bundled
+    return _LIVE.setdefault(data.id, data)
+
+
+def load_data(cards: object = None, locations: object = None) -> MarvelData:
+    """Load a card set: None for the bundled files, else a path or the CSV text."""
+    if cards is None and locations is None:
+        return bundled_data()
+    ctext, cname = _read_text(cards, "cards.csv")
+    ltext, lname = _read_text(locations, "locations.csv")
+    return intern(_parse(ctext, cname, ltext, lname))
+
+
+def data_by_id(card_set: object) -> MarvelData | None:
+    """The bundled set or a live set with this identity (None when there is none)."""
+    bundled = bundled_data()
+    if card_set == bundled.id:
+        return bundled
+    return _LIVE.get(card_set) if isinstance(card_set, str) else None
+
+
+def live_card_sets() -> int:
+    """The number of custom sets some state still uses."""
+    return len(_LIVE)

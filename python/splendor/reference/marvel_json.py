@@ -60,7 +60,7 @@ def to_obj(s: MarvelState, viewer: int | None) -> dict[str, Any]:
         "avengers": s.avengers,
         "bank": list(s.bank),
         "board": [list(r) for r in s.board],
-        "card_set": s.data.checksum,
+        "card_set": s.data.id,
         "current": None if over else s.current,
         "deck_sizes": [len(d) for d in s.decks],
         "decks": None if viewer is not None else [list(d) for d in s.decks],
@@ -124,9 +124,9 @@ def from_obj(obj: dict[str, Any], data: MarvelData) -> MarvelState:
         raise _bad(f"version {obj['version']!r} is not supported")
     if obj["viewer"] is not None:
         raise _bad("a player's view cannot be loaded (it hides cards)")
-    if type(obj["card_set"]) is not int or obj["card_set"] != data.checksum:
+    if type(obj["card_set"]) is not str or obj["card_set"] != data.id:
         raise _bad(
-            f"card_set {obj['card_set']!r} does not match the loaded card set ({data.checksum}); "
+            f"card_set {obj['card_set']!r} does not match the loaded card set ({data.id}); "
             "load it with the same cards/locations files"
         )
     n = _int(obj["num_players"], "num_players", 2, 4)
@@ -170,7 +170,8 @@ def from_obj(obj: dict[str, Any], data: MarvelData) -> MarvelState:
     for lv in range(3):
         if s.decks[lv] and None in s.board[lv]:
             raise _bad(f"deck {lv + 1} is not empty but a board slot of its level is")
-    if _list(obj["deck_sizes"], "deck_sizes", 3) != [len(d) for d in s.decks]:
+    sizes = _list(obj["deck_sizes"], "deck_sizes", 3)
+    if any(type(x) is not int for x in sizes) or sizes != [len(d) for d in s.decks]:
         raise _bad("deck_sizes do not match the decks")
     s.players = []
     for q, po in enumerate(_list(obj["players"], "players", n)):
@@ -239,6 +240,10 @@ def _check_phase(s: MarvelState, obj: dict[str, Any], limit: int) -> None:
             raise _bad("an over state has current and pending null")
         s.current = 0
         s.pending = None
+        # Tokens are returned before the end checks of a turn.
+        for q, pl in enumerate(s.players):
+            if sum(pl.tokens) > limit:
+                raise _bad(f"player {q} holds more than {limit} tokens in an over state")
         ended = (s.turn % n == 0 and any(s.meets_gauntlet(q) for q in range(n))) or (
             s.passes >= n or s.turn >= s.turn_cap * n
         )
@@ -265,6 +270,14 @@ def _check_phase(s: MarvelState, obj: dict[str, Any], limit: int) -> None:
     s.pending = None
     if s.phase == "pay":
         s.pending = _int(pending, "pending", A.RECRUIT, A.RETURN - 1)
+        if s.pending >= A.RECRUIT_RES:
+            mine = s.players[s.current].reserved
+            i = s.pending - A.RECRUIT_RES
+            if i < len(mine) and mine[i].hidden:
+                raise _bad(
+                    "the pending recruit is a reserved card that is still hidden: "
+                    "a card being recruited is shown (hidden false)"
+                )
         c = s._card_at(s.pending)
         if c is None or len(s.payments(c)) < 2:
             raise _bad("phase pay needs a pending recruit with at least two payments")

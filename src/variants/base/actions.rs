@@ -227,23 +227,18 @@ fn letter_counts(word: &str, allow_gold: bool) -> Option<[u8; 6]> {
 }
 
 fn one_based(word: &str, max: u16) -> Option<u16> {
-    // Only plain ASCII digits: "+1" and " 1" are not action text.
-    if word.is_empty() || word.len() > 3 || !word.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let v: u16 = word.parse().ok()?;
-    (1..=max).contains(&v).then(|| v - 1)
+    crate::action_text::number(word, 1, max).map(|v| v - 1)
 }
 
 fn level_slot(word: &str) -> Option<u16> {
-    let (l, s) = word.split_once('.')?;
-    Some(one_based(l, 3)? * 4 + one_based(s, 4)?)
+    let (l, s) = crate::action_text::level_slot(word, 3, 4)?;
+    Some((l - 1) * 4 + s - 1)
 }
 
 /// Parses action text (case-insensitive, surrounding whitespace ignored,
 /// colour letters in any order).
 pub fn parse_action(text: &str) -> Result<Action, GameError> {
-    let lower = text.trim().to_ascii_lowercase();
+    let lower = crate::action_text::fold(text);
     let words: Vec<&str> = lower.split_whitespace().collect();
     parse_words(&words)
         .map(Action)
@@ -284,12 +279,8 @@ fn parse_words(words: &[&str]) -> Option<u16> {
             }
             Some(RETURN + n.iter().position(|&x| x == 1)? as u16)
         }
-        ["noble", i] => {
-            if i.len() != 1 || !i.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            Some(NOBLE + i.parse::<u16>().ok()?)
-        }
+        // A noble id is exactly one digit (docs/base.md).
+        ["noble", i] if i.len() == 1 => Some(NOBLE + crate::action_text::number(i, 0, 9)?),
         _ => None,
     }
 }

@@ -44,6 +44,10 @@ impl BaseState {
                 return Err(bad(format!("unknown key `{k}`")));
             }
         }
+        // Every key is required, `pending` and `current` included (docs/base.md).
+        if let Some(k) = KEYS.iter().find(|k| !obj.contains_key(**k)) {
+            return Err(bad(format!("missing key `{k}`")));
+        }
         let get = |k: &str| obj.get(k).ok_or_else(|| bad(format!("missing key `{k}`")));
         if !get("viewer")?.is_null() {
             return Err(bad(
@@ -389,6 +393,12 @@ impl BaseState {
             {
                 return Err(bad(format!(
                     "`pending` {id} names a reserve slot that is empty"
+                )));
+            }
+            if id >= BUY_RESERVED && self.is_hidden(me, usize::from(id - BUY_RESERVED)) {
+                return Err(bad(format!(
+                    "`pending` {id} buys a reserved card that is still hidden: a card being \
+                     bought is shown (`hidden` false)"
                 )));
             }
             let card = self.buy_target(id);

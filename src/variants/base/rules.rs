@@ -251,6 +251,11 @@ impl BaseState {
                 if several {
                     self.phase = Phase::Pay;
                     self.pending = id as u8;
+                    if id >= BUY_RESERVED {
+                        // The card is shown as it is bought: a blind reserve
+                        // is public from here on (docs/base.md).
+                        self.hidden &= !(1 << (3 * p + usize::from(id - BUY_RESERVED)));
+                    }
                 } else {
                     self.complete_buy(id, short);
                 }

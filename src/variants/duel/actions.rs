@@ -161,15 +161,15 @@ fn kind_of(word: &str, kinds: usize) -> Option<usize> {
 }
 
 fn slot_of(word: &str) -> Option<usize> {
-    let (l, s) = word.split_once('.')?;
-    let l: usize = l.parse().ok()?;
-    let s: usize = s.parse().ok()?;
-    LEVEL_SLOT.iter().position(|&x| x == (l, s))
+    let (l, s) = crate::action_text::level_slot(word, 3, 5)?;
+    LEVEL_SLOT
+        .iter()
+        .position(|&x| x == (usize::from(l), usize::from(s)))
 }
 
 /// Parses an action's text (case-insensitive, cells and letters in any order).
 pub fn parse(text: &str) -> Result<Action, GameError> {
-    let lower = text.trim().to_ascii_lowercase();
+    let lower = crate::action_text::fold(text);
     let words: Vec<&str> = lower.split_whitespace().collect();
     let cell_arg = |base: u16| -> Result<Action, GameError> {
         match words.as_slice() {
@@ -214,13 +214,13 @@ pub fn parse(text: &str) -> Result<Action, GameError> {
         "gold" => cell_arg(GOLD),
         "token" => cell_arg(TOKEN),
         "reserve" | "buy" => match words.as_slice() {
-            ["reserve", "deck", l] => match l.parse::<u16>() {
-                Ok(l @ 1..=3) => Ok(Action(RESERVE_DECK + l - 1)),
-                _ => Err(bad(text, "deck level must be 1, 2 or 3")),
+            ["reserve", "deck", l] => match crate::action_text::number(l, 1, 3) {
+                Some(l) => Ok(Action(RESERVE_DECK + l - 1)),
+                None => Err(bad(text, "deck level must be 1, 2 or 3")),
             },
-            ["buy", "reserved", i] => match i.parse::<u16>() {
-                Ok(i @ 1..=3) => Ok(Action(BUY_RESERVED + i - 1)),
-                _ => Err(bad(text, "reserved index must be 1, 2 or 3")),
+            ["buy", "reserved", i] => match crate::action_text::number(i, 1, 3) {
+                Some(i) => Ok(Action(BUY_RESERVED + i - 1)),
+                None => Err(bad(text, "reserved index must be 1, 2 or 3")),
             },
             [h, s] => {
                 let slot =
@@ -254,9 +254,9 @@ pub fn parse(text: &str) -> Result<Action, GameError> {
         "joker" => kind_arg(JOKER, 5),
         "discard" => kind_arg(DISCARD, 7),
         "royal" => match words.as_slice() {
-            [_, r] => match r.parse::<u16>() {
-                Ok(r @ 0..=3) => Ok(Action(ROYAL + r)),
-                _ => Err(bad(text, "royal ids are 0..3")),
+            [_, r] => match crate::action_text::number(r, 0, 3) {
+                Some(r) => Ok(Action(ROYAL + r)),
+                None => Err(bad(text, "royal ids are 0..3")),
             },
             _ => Err(bad(text, "expected a royal id")),
         },

@@ -521,6 +521,11 @@ impl Loader<'_> {
         if s.phase != Phase::Over && s.token_total(o) > 10 {
             return Err(bad("the player not on turn holds more than 10 tokens"));
         }
+        // Discards come before the victory check: a finished game has nobody
+        // over 10 tokens.
+        if s.phase == Phase::Over && (s.token_total(p) > 10 || s.token_total(o) > 10) {
+            return Err(bad("a player holds more than 10 tokens in an over state"));
+        }
         if s.phase != Phase::Over && s.turn >= 2 * s.turn_cap {
             return Err(bad(
                 "`turn` has reached the turn cap but the game is not over",
@@ -535,8 +540,12 @@ impl Loader<'_> {
                         || (0..3).any(|l| !s.deck(l).is_empty()))
             }
             Phase::Pay => {
+                // A card being bought is shown: a pending buy of a reserve
+                // that is still `hidden` is not a reachable state.
+                let shown = s.pending_buy < BUY_RESERVED
+                    || s.reserved_hidden[p] & (1 << (s.pending_buy - BUY_RESERVED)) == 0;
                 let card = s.buy_card(s.pending_buy);
-                card != NONE && s.can_buy(p, card) && s.several_payments(p, card)
+                shown && card != NONE && s.can_buy(p, card) && s.several_payments(p, card)
             }
             Phase::Joker => CARD_BONUS[pc] == BONUS_WILD && s.real_colours[p].count_ones() >= 2,
             Phase::Token => {

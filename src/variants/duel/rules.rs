@@ -247,6 +247,11 @@ impl DuelState {
                 if self.several_payments(p, card) {
                     self.phase = Phase::Pay;
                     self.pending_buy = id;
+                    if id >= BUY_RESERVED {
+                        // The card is shown as it is bought: a blind reserve
+                        // is public from here on (docs/duel.md).
+                        self.reserved_hidden[p] &= !(1 << (id - BUY_RESERVED));
+                    }
                 } else {
                     let short = sat_sub(self.need(p, card), self.tokens[p] & NON_GOLD);
                     self.complete_buy(id, short);

@@ -165,14 +165,8 @@ fn letters(s: &str) -> Option<Vec<usize>> {
 }
 
 fn slot(s: &str) -> Option<u16> {
-    let (l, r) = s.split_once('.')?;
-    let digits = |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
-    if !digits(l) || !digits(r) {
-        return None;
-    }
-    let lv = l.parse::<u16>().ok()?;
-    let sl = r.parse::<u16>().ok()?;
-    ((1..=3).contains(&lv) && (1..=4).contains(&sl)).then(|| (lv - 1) * 4 + sl - 1)
+    let (lv, sl) = crate::action_text::level_slot(s, 3, 4)?;
+    Some((lv - 1) * 4 + sl - 1)
 }
 
 fn index_of(table: &[u8], mask: u8) -> Option<u16> {
@@ -201,21 +195,13 @@ fn parse_words(w: &[&str]) -> Option<u16> {
         }
         ["reserve", s] => slot(s).map(|k| RESERVE + k),
         ["recruit", s] => slot(s).map(|k| RECRUIT + k),
-        ["reserve", "deck", d] => match *d {
-            "1" | "2" | "3" => Some(RESERVE_DECK + d.parse::<u16>().ok()? - 1),
-            _ => None,
-        },
-        ["recruit", "reserved", d] => match *d {
-            "1" | "2" | "3" => Some(RECRUIT_RES + d.parse::<u16>().ok()? - 1),
-            _ => None,
-        },
+        ["reserve", "deck", d] => Some(RESERVE_DECK + crate::action_text::number(d, 1, 3)? - 1),
+        ["recruit", "reserved", d] => Some(RECRUIT_RES + crate::action_text::number(d, 1, 3)? - 1),
         ["return", c] if c.len() == 1 => TOKEN_LETTERS[..6]
             .iter()
             .position(|&l| l == c.as_bytes()[0])
             .map(|i| RETURN + i as u16),
-        ["location", d] if d.len() == 1 && matches!(d.as_bytes()[0], b'0'..=b'7') => {
-            Some(LOCATION + u16::from(d.as_bytes()[0] - b'0'))
-        }
+        ["location", d] => Some(LOCATION + crate::action_text::number(d, 0, 7)?),
         ["pay", "grey", cs] => {
             let cs = letters(cs)?;
             let mut v = [0u8; 5];
@@ -237,7 +223,7 @@ fn parse_words(w: &[&str]) -> Option<u16> {
 
 /// Parses action text (case-insensitive; colour letters in any order).
 pub fn parse_action(text: &str) -> Result<Action, GameError> {
-    let lower = text.trim().to_lowercase();
+    let lower = crate::action_text::fold(text);
     let words: Vec<&str> = lower.split_whitespace().collect();
     parse_words(&words)
         .map(Action)

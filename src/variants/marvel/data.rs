@@ -2,12 +2,16 @@
 //!
 //! The bundled files (`python/splendor/data/marvel/*.csv`, shared with the
 //! reference engine) are compiled in with `include_str!` and parsed once. A
-//! user may load a corrected set; sets are interned by content so that states
-//! can hold a `&'static MarvelData` (keeping the state `Copy`) without leaking
-//! more than one table per distinct file.
+//! user may load a corrected set. A set is identified by the SHA-256 of its
+//! canonical CSV text (`MarvelData::id`), so two different sets never share an
+//! identity. States hold a `&'static MarvelData` (keeping the state `Copy`):
+//! `MarvelData::load` interns a set for the life of the process (a Rust
+//! program loads a handful), while the Python bindings keep each set alive
+//! only as long as a state object uses it (`src/python/marvel_data.rs`).
 
 use crate::game::GameError;
 use crate::gems::Gems;
+use sha2::{Digest, Sha256};
 use std::sync::{Mutex, OnceLock};
 
 /// Number of character cards (40 + 30 + 20).
@@ -77,12 +81,17 @@ pub struct MarvelData {
     pub cards: Vec<Card>,
     /// Locations by id (`2 * tile + side`).
     pub locations: Vec<Location>,
-    /// FNV-1a checksum of the canonical text (docs/marvel.md §1).
-    pub checksum: u32,
+    /// The set's identity: SHA-256 of its canonical CSV text, as 64
+    /// lower-case hex digits (docs/marvel.md §1); recorded in every JSON
+    /// state as `"card_set"`.
+    pub id: String,
     /// Card costs indexed by a `u8` id (padded to 256 so that the hot
     /// affordability check needs no bounds check).
     pub costs: Box<[Gems; 256]>,
 }
+
+/// The identity of the bundled set (docs/marvel.md §1; both engines test it).
+pub const BUNDLED_ID: &str = "dad7c19708885f3100a76bf6321cd8d85bf6c71037a5173cc907cfd74e78f921";
 
 /// The bundled card file.
 pub const BUNDLED_CARDS: &str = include_str!("../../../python/splendor/data/marvel/cards.csv");
@@ -108,7 +117,8 @@ impl MarvelData {
     pub fn parse(cards: &str, locations: &str) -> Result<MarvelData, GameError> {
         let cards = parse_cards(cards, "cards.csv")?;
         let locations = parse_locations(locations, "locations.csv")?;
-        let checksum = checksum(&cards, &locations);
+        let (c, l) = canonical_csv(&cards, &locations);
+        let id = sha256_hex(&[c.as_bytes(), l.as_bytes()]);
         let mut costs = Box::new([Gems::ZERO; 256]);
         for (slot, c) in costs.iter_mut().zip(&cards) {
             *slot = c.cost;
@@ -116,7 +126,7 @@ impl MarvelData {
         Ok(MarvelData {
             cards,
             locations,
-            checksum,
+            id,
             costs,
         })
     }
@@ -127,23 +137,28 @@ impl MarvelData {
         Ok(intern(MarvelData::parse(cards, locations)?))
     }
 
-    /// The bundled set or a set loaded earlier in this process with this
-    /// checksum (how `from_json` finds the card set a state records).
-    pub fn by_checksum(checksum: u64) -> Option<&'static MarvelData> {
+    /// The bundled set or a set `load`ed earlier in this process with this
+    /// identity (how `from_json` finds the card set a state records).
+    pub fn by_id(id: &str) -> Option<&'static MarvelData> {
         let bundled = MarvelData::bundled();
-        if u64::from(bundled.checksum) == checksum {
+        if bundled.id == id {
             return Some(bundled);
         }
         let reg = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
-        reg.iter()
-            .copied()
-            .find(|d| u64::from(d.checksum) == checksum)
+        reg.iter().copied().find(|d| d.id == id)
+    }
+
+    /// The set as canonical CSV text (card file, location file): what its
+    /// identity hashes, and what a pickled state carries so that it loads in
+    /// another process. Parsing it gives back an equal set.
+    pub fn canonical_csv(&self) -> (String, String) {
+        canonical_csv(&self.cards, &self.locations)
     }
 }
 
 fn intern(d: MarvelData) -> &'static MarvelData {
     let mut reg = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(&hit) = reg.iter().find(|x| ***x == d) {
+    if let Some(&hit) = reg.iter().find(|x| x.id == d.id) {
         return hit;
     }
     let leaked: &'static MarvelData = Box::leak(Box::new(d));
@@ -155,46 +170,88 @@ fn err(file: &str, row: usize, msg: String) -> GameError {
     GameError::CardData(format!("{file} row {row}: {msg}"))
 }
 
-/// Splits one CSV line (RFC 4180 quotes, `""` escapes).
-fn split_csv(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(ch) = chars.next() {
-        match (ch, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                cur.push('"');
-                chars.next();
-            }
-            ('"', true) => quoted = false,
-            ('"', false) if cur.is_empty() => quoted = true,
-            (',', false) => out.push(std::mem::take(&mut cur)),
-            _ => cur.push(ch),
-        }
-    }
-    out.push(cur);
-    out
+/// Field padding that the parser ignores: ASCII spaces and tabs only (both
+/// engines strip exactly these, so no Unicode table can make them differ).
+fn trim(s: &str) -> &str {
+    s.trim_matches([' ', '\t'])
 }
 
-/// Data rows as (1-based row number counting the header, fields); blank
-/// lines are skipped and not counted, as Python's csv reader does.
+/// Splits one CSV line (docs/marvel.md §1): a field is unquoted text without
+/// `"`, or `"` ... `"` with `""` for a quote inside and nothing after the
+/// closing quote but the next comma. Anything else is malformed (`None`).
+fn split_csv(line: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut chars = line.chars().peekable();
+    loop {
+        let mut field = String::new();
+        if chars.peek() == Some(&'"') {
+            chars.next();
+            loop {
+                match chars.next()? {
+                    '"' if chars.peek() == Some(&'"') => {
+                        field.push('"');
+                        chars.next();
+                    }
+                    '"' => break,
+                    c => field.push(c),
+                }
+            }
+            match chars.next() {
+                None => {
+                    out.push(field);
+                    return Some(out);
+                }
+                Some(',') => out.push(field),
+                Some(_) => return None,
+            }
+        } else {
+            loop {
+                match chars.next() {
+                    None => {
+                        out.push(field);
+                        return Some(out);
+                    }
+                    Some(',') => break,
+                    Some('"') => return None,
+                    Some(c) => field.push(c),
+                }
+            }
+            out.push(field);
+        }
+    }
+}
+
+/// Data rows as (1-based row number counting the header, fields). Lines end
+/// at `\n` (a `\r` before it is dropped, a leading byte-order mark ignored);
+/// empty lines are skipped and not counted.
 fn rows(text: &str, file: &str, header: &[&str]) -> Result<Vec<(usize, Vec<String>)>, GameError> {
-    let lines: Vec<Vec<String>> = text
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut out = Vec::new();
+    let mut seen_header = false;
+    let lines = text
         .split('\n')
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .filter(|l| !l.is_empty())
-        .map(split_csv)
-        .collect();
-    let head_ok = lines.first().is_some_and(|h| {
-        h.len() == header.len() && h.iter().zip(header).all(|(a, b)| a.trim() == *b)
-    });
-    if !head_ok {
-        return Err(err(file, 1, format!("header must be {}", header.join(","))));
-    }
-    let mut out = Vec::new();
-    for (i, fields) in lines.into_iter().enumerate().skip(1) {
+        .filter(|l| !l.is_empty());
+    for (i, line) in lines.enumerate() {
         let row = i + 1;
+        let Some(fields) = split_csv(line) else {
+            return Err(err(
+                file,
+                row,
+                "malformed quotes (a quoted field is \"...\" with \"\" for a quote, \
+                 followed by a comma or the end of the line)"
+                    .into(),
+            ));
+        };
+        if row == 1 {
+            let head_ok = fields.len() == header.len()
+                && fields.iter().zip(header).all(|(a, b)| trim(a) == *b);
+            if !head_ok {
+                return Err(err(file, 1, format!("header must be {}", header.join(","))));
+            }
+            seen_header = true;
+            continue;
+        }
         if fields.len() != header.len() {
             return Err(err(
                 file,
@@ -204,33 +261,43 @@ fn rows(text: &str, file: &str, header: &[&str]) -> Result<Vec<(usize, Vec<Strin
         }
         out.push((row, fields));
     }
+    if !seen_header {
+        return Err(err(file, 1, format!("header must be {}", header.join(","))));
+    }
     Ok(out)
 }
 
 fn int(file: &str, row: usize, col: &str, text: &str, lo: u32, hi: u32) -> Result<u8, GameError> {
-    let s = text.trim();
-    let bad = || {
-        GameError::CardData(format!(
-            "{file} row {row} column {col}: {text:?} is not an integer"
-        ))
-    };
+    let s = trim(text);
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad());
+        return Err(GameError::CardData(format!(
+            "{file} row {row} column {col}: {text:?} is not an integer"
+        )));
     }
-    let v: u32 = s.parse().map_err(|_| bad())?;
+    let digits = s.trim_start_matches('0');
+    let v: u32 = if digits.len() > 9 {
+        u32::MAX
+    } else {
+        digits.parse().unwrap_or(0)
+    };
     if v < lo || v > hi {
         return Err(GameError::CardData(format!(
-            "{file} row {row} column {col}: {v} is outside {lo}..{hi}"
+            "{file} row {row} column {col}: {s} is outside {lo}..{hi}"
         )));
     }
     Ok(v as u8)
 }
 
 fn name(file: &str, row: usize, text: &str) -> Result<String, GameError> {
-    let s = text.trim();
+    let s = trim(text);
     if s.is_empty() {
         return Err(GameError::CardData(format!(
             "{file} row {row} column name: empty name"
+        )));
+    }
+    if s.chars().any(char::is_control) {
+        return Err(GameError::CardData(format!(
+            "{file} row {row} column name: {s:?} holds a control character"
         )));
     }
     Ok(s.to_string())
@@ -261,8 +328,10 @@ fn parse_cards(text: &str, file: &str) -> Result<Vec<Card>, GameError> {
                  (40 level-1, then 30 level-2, then 20 level-3 rows)"
             )));
         }
-        let bonus_text = f[1].trim().to_lowercase();
-        let Some(bonus) = COLOURS.iter().position(|c| *c == bonus_text) else {
+        let Some(bonus) = COLOURS
+            .iter()
+            .position(|c| trim(&f[1]).eq_ignore_ascii_case(c))
+        else {
             return Err(GameError::CardData(format!(
                 "{file} row {row} column bonus: unknown colour {:?}",
                 f[1]
@@ -312,7 +381,7 @@ fn parse_locations(text: &str, file: &str) -> Result<Vec<Location>, GameError> {
             )));
         }
         let side = ["A", "B"][i % 2];
-        if f[1].trim().to_uppercase() != side {
+        if !trim(&f[1]).eq_ignore_ascii_case(side) {
             return Err(GameError::CardData(format!(
                 "{file} row {row} column side: expected side {side}"
             )));
@@ -338,38 +407,58 @@ fn parse_locations(text: &str, file: &str) -> Result<Vec<Location>, GameError> {
     Ok(out)
 }
 
-fn fnv1a32(bytes: &[u8]) -> u32 {
-    let mut h: u32 = 2_166_136_261;
-    for &b in bytes {
-        h = (h ^ u32::from(b)).wrapping_mul(16_777_619);
+/// A name as a canonical CSV field: quoted only when it holds a comma or a
+/// quote (names hold no control characters and no padding).
+fn csv_field(name: &str) -> String {
+    if name.contains([',', '"']) {
+        format!("\"{}\"", name.replace('"', "\"\""))
+    } else {
+        name.to_string()
     }
-    h
 }
 
-fn checksum(cards: &[Card], locations: &[Location]) -> u32 {
-    let mut text = String::new();
-    for c in cards {
-        text.push_str(&format!(
+/// The canonical CSV text of a set (docs/marvel.md §1): the exact headers,
+/// `\n` line ends, decimal integers, colour names and sides as in the headers'
+/// files, names trimmed and quoted only when needed.
+fn canonical_csv(cards: &[Card], locations: &[Location]) -> (String, String) {
+    let mut c = CARD_HEADER.join(",") + "\n";
+    for card in cards {
+        c.push_str(&format!(
             "{},{},{},{},{}",
-            c.level,
-            c.bonus,
-            c.points,
-            c.avengers,
-            u8::from(c.time_stone)
+            card.level,
+            COLOURS[card.bonus as usize],
+            card.points,
+            card.avengers,
+            u8::from(card.time_stone)
         ));
         for k in 0..5 {
-            text.push_str(&format!(",{}", c.cost.get(k)));
+            c.push_str(&format!(",{}", card.cost.get(k)));
         }
-        text.push_str(&format!(",{}\n", c.name));
+        c.push_str(&format!(",{}\n", csv_field(&card.name)));
     }
-    for l in locations {
-        text.push_str(&format!("{},{},{}", l.tile + 1, l.side, l.points));
+    let mut l = LOCATION_HEADER.join(",") + "\n";
+    for loc in locations {
+        l.push_str(&format!(
+            "{},{},{}",
+            loc.tile + 1,
+            ["A", "B"][loc.side as usize],
+            loc.points
+        ));
         for k in 0..5 {
-            text.push_str(&format!(",{}", l.requirement.get(k)));
+            l.push_str(&format!(",{}", loc.requirement.get(k)));
         }
-        text.push_str(&format!(",{}\n", l.name));
+        l.push_str(&format!(",{}\n", csv_field(&loc.name)));
     }
-    fnv1a32(text.as_bytes())
+    (c, l)
+}
+
+/// SHA-256 of the concatenated parts, as 64 lower-case hex digits.
+fn sha256_hex(parts: &[&[u8]]) -> String {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p);
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
@@ -377,9 +466,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bundled_checksum_matches_the_docs() {
+    fn bundled_identity_matches_the_docs() {
         let d = MarvelData::bundled();
-        assert_eq!(d.checksum, 3_612_858_093);
+        assert_eq!(d.id, BUNDLED_ID);
         assert_eq!(d.cards[77].name, "Gamora");
         assert_eq!(d.locations[0].name, "Avengers Tower, NYC");
     }
@@ -393,8 +482,22 @@ mod tests {
     }
 
     #[test]
+    fn canonical_csv_parses_back_to_the_same_set() {
+        let d = MarvelData::bundled();
+        let (c, l) = d.canonical_csv();
+        assert!(l.contains("\"Avengers Tower, NYC\""));
+        assert_eq!(&MarvelData::parse(&c, &l).unwrap(), d);
+    }
+
+    #[test]
     fn csv_quotes() {
-        assert_eq!(split_csv(r#"1,"a, b",c"#), vec!["1", "a, b", "c"]);
-        assert_eq!(split_csv(r#""say ""hi""",x"#), vec![r#"say "hi""#, "x"]);
+        let some = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(split_csv(r#"1,"a, b",c"#), some(&["1", "a, b", "c"]));
+        assert_eq!(split_csv(r#""say ""hi""",x"#), some(&[r#"say "hi""#, "x"]));
+        assert_eq!(split_csv(r#"a,"""#), some(&["a", ""]));
+        assert_eq!(split_csv(r#"a,b""#), None);
+        assert_eq!(split_csv(r#""a"b,c"#), None);
+        assert_eq!(split_csv(r#""a,b"#), None);
+        assert_eq!(split_csv(r#" "a",b"#), None);
     }
 }

@@ -80,7 +80,7 @@ impl MarvelState {
             "bank": lanes(self.bank, 7),
             "board": self.board.iter().map(|r| r.iter().map(|&c| opt(c)).collect::<Vec<_>>())
                 .collect::<Vec<_>>(),
-            "card_set": self.data.checksum,
+            "card_set": self.data.id,
             "current": if over { Value::Null } else { Value::from(self.current) },
             "deck_sizes": (0..3).map(|l| self.deck(l).len()).collect::<Vec<_>>(),
             "decks": if viewer.is_some() { Value::Null } else {
@@ -161,8 +161,9 @@ fn ascending_ids(v: &Value, what: &str, hi: i64) -> Result<Vec<u8>, GameError> {
         .iter()
         .map(|x| int(x, what, 0, hi).map(|i| i as u8))
         .collect::<Result<Vec<u8>, _>>()?;
-    if ids.windows(2).any(|w| w[0] > w[1]) {
-        return Err(bad(format!("{what} must be ascending")));
+    // Strictly: a location listed twice is not a second location.
+    if ids.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(bad(format!("{what} must be ascending, each id once")));
     }
     Ok(ids)
 }
@@ -209,11 +210,11 @@ impl Loader {
         if !obj["viewer"].is_null() {
             return Err(bad("a player's view cannot be loaded (it hides cards)"));
         }
-        if obj["card_set"] != data.checksum {
+        if obj["card_set"].as_str() != Some(data.id.as_str()) {
             return Err(bad(format!(
                 "card_set {} does not match the loaded card set ({}); load it with the same \
                  cards/locations files",
-                obj["card_set"], data.checksum
+                obj["card_set"], data.id
             )));
         }
         let n = int(&obj["num_players"], "num_players", 2, 4)? as usize;
@@ -432,6 +433,12 @@ fn check_phase(s: &mut MarvelState, obj: &Map<String, Value>) -> Result<(), Game
         }
         s.current = 0;
         s.pending = NONE;
+        // Tokens are returned before the end checks of a turn.
+        if let Some(q) = (0..s.num_players as usize).find(|&q| s.tokens[q].total() > TOKEN_LIMIT) {
+            return Err(bad(format!(
+                "player {q} holds more than {TOKEN_LIMIT} tokens in an over state"
+            )));
+        }
         let ended = (s.turn % n == 0 && meets) || u16::from(s.passes) >= n || cap_reached;
         if s.turn == 0 || !ended {
             return Err(bad("phase over does not match the end conditions"));
@@ -477,6 +484,12 @@ fn check_phase(s: &mut MarvelState, obj: &Map<String, Value>) -> Result<(), Game
             i64::from(RETURN) - 1,
         )? as u16;
         s.pending = a as u8;
+        if a >= RECRUIT_RES && s.hidden[s.current as usize] & (1 << (a - RECRUIT_RES)) != 0 {
+            return Err(bad(
+                "the pending recruit is a reserved card that is still hidden: a card being \
+                 recruited is shown (hidden false)",
+            ));
+        }
         let mut legal = crate::game::ActionList::new();
         s.legal(&mut legal);
         if s.card_at(a) == NONE || legal.len() < 2 {

@@ -29,8 +29,8 @@ impl MarvelState {
             .map_err(|e| GameError::InvalidState(format!("state JSON does not parse: {e}")))?;
         let data = v
             .get("card_set")
-            .and_then(serde_json::Value::as_u64)
-            .and_then(MarvelData::by_checksum)
+            .and_then(serde_json::Value::as_str)
+            .and_then(MarvelData::by_id)
             .unwrap_or_else(MarvelData::bundled);
         Self::from_json_with(text, data)
     }
@@ -44,7 +44,8 @@ impl std::fmt::Debug for MarvelState {
 
 impl PartialEq for MarvelState {
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.data, other.data) && self.to_json(None) == other.to_json(None)
+        // The JSON records the card set's identity.
+        self.to_json(None) == other.to_json(None)
     }
 }
 

@@ -235,6 +235,11 @@ impl MarvelState {
                 } else {
                     self.phase = Phase::Pay;
                     self.pending = a as u8;
+                    if a >= RECRUIT_RES {
+                        // The card is shown as it is recruited: a blind
+                        // reserve is public from here on (docs/marvel.md).
+                        self.hidden[p] &= !(1 << (a - RECRUIT_RES));
+                    }
                 }
             }
             _ => self.end_turn(true),
