@@ -451,6 +451,8 @@ def _add_train(sub: Any) -> None:
     p.add_argument("--turn-cap", type=int, default=100)
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=_train)
+
+
 def _serve(args: argparse.Namespace) -> int:
     try:
         from splendor.web import ServerLimits, serve

@@ -33,8 +33,8 @@ def _levels(view: dict[str, Any]) -> tuple[int, ...]:
         return tuple(c.level for c in base_data.CARDS)
     if variant == "duel":
         return tuple(c.level for c in duel_data.CARDS)
-    data = marvel_data.data_by_checksum(view.get("card_set"))
-    if data.checksum != view.get("card_set"):
+    data = marvel_data.data_by_id(view.get("card_set"))
+    if data is None:
         raise InvalidStateError(
             f"card_set {view.get('card_set')!r} is not a Marvel card set loaded in this process"
         )

@@ -129,8 +129,8 @@ def marvel_set(card_set: object) -> MarvelFaces:
     hit = _MARVEL_FACES.get(card_set)
     if hit is not None:
         return hit
-    data = marvel_data.data_by_checksum(card_set)
-    if data.checksum != card_set:
+    data = marvel_data.data_by_id(card_set)
+    if data is None:
         raise InvalidStateError(
             f"card_set {card_set!r} is not a Marvel card set loaded in this process:"
             " load it with MarvelState.from_json(text, cards=..., locations=...) first"
