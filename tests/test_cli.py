@@ -123,6 +123,12 @@ STRING_OPTIONS = {
     "--out": ["under_a_file"],
     "--host": ["", "no.such.host.invalid"],
     "--output": ["dir", "under_a_file"],
+    "--network": ["missing", "dir", "binary", "empty", "text"],
+    "--resume": ["missing", "dir", "text"],
+    "--hidden": ["", "0", "a,b", "-1", "16,,16"],
+    "--data": ["missing", "binary"],
+    "--selfplay-option": ["novalue", "iterations=notjson", "=1"],
+    "--eval-opponents": ["nonsense", "", "mcts:0"],
 }
 FAST = {
     "demo": ["--quiet"],
@@ -132,6 +138,7 @@ FAST = {
     "selfplay": ["--games", "1", "--out", "/nonexistent/selfplay-run"],
     "serve": ["--port", "1"],
     "render": ["/nonexistent/game.json"],
+    "train": ["/nonexistent/train-run", "--no-generate", "--quiet"],
 }
 
 
@@ -141,6 +148,10 @@ def bad_values(action: argparse.Action, files: dict[str, str]) -> list[str]:
         return [f"{option}=x", ""]
     if action.choices is not None:
         return [option, "chess", option, ""]
+    if getattr(action.type, "is_float", False):
+        lo, hi = action.type.lo, action.type.hi  # type: ignore[union-attr]
+        values = [str(lo - 1), str(hi + 1), "x", "", "nan", "inf", "-inf"]
+        return [x for v in values for x in (option, v)]
     kind = getattr(action.type, "lo", None)
     if kind is not None:
         lo, hi = action.type.lo, action.type.hi  # type: ignore[union-attr]

@@ -305,7 +305,7 @@ def test_play_cli_with_a_network(tmp_path: Path) -> None:
     # Seat 1: the network bot moves first, then the person quits.
     status = play_main(bot=f"net:20@{path}", seat=1, stdin=io.StringIO("quit\n"), stdout=out)
     assert status == 0
-    assert "bot 0:" in out.getvalue()
+    assert "seat 0 (bot):" in out.getvalue()
 
 
 def test_match_cli_with_a_network(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -55,6 +55,25 @@ def int_in(lo: int, hi: int) -> Callable[[str], int]:
     return parse
 
 
+def float_in(lo: float, hi: float) -> Callable[[str], float]:
+    """An argparse ``type`` accepting finite numbers in ``[lo, hi]``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not lo <= value <= hi:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"must be in {lo}..{hi}, got {value}")
+        return value
+
+    parse.__name__ = f"number in {lo}..{hi}"
+    parse.lo = lo  # type: ignore[attr-defined]
+    parse.hi = hi  # type: ignore[attr-defined]
+    parse.is_float = True  # type: ignore[attr-defined]
+    return parse
+
+
 def check_writable(path: str) -> None:
     """Fails now, before any work, if ``path`` cannot be written.
 
@@ -382,9 +401,14 @@ def _add_selfplay(sub: Any) -> None:
     p.add_argument("--shard-size", type=int_in(1, 1_000_000), default=200, help="games per shard")
     p.add_argument("--network", metavar="FILE", help="guide the search with this network file")
     p.add_argument(
-        "--noise-alpha", type=float, default=None, help="Dirichlet noise on the root prior"
+        "--noise-alpha",
+        type=float_in(1e-6, 1e3),
+        default=None,
+        help="Dirichlet noise of this concentration on the root prior",
     )
-    p.add_argument("--noise-epsilon", type=float, default=0.25, help="weight of the root noise")
+    p.add_argument(
+        "--noise-epsilon", type=float_in(0.0, 1.0), default=0.25, help="weight of the root noise"
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_selfplay)
 
@@ -408,9 +432,9 @@ def _add_train(sub: Any) -> None:
     p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="directory of a new run")
     p.add_argument("--resume", metavar="RUN_DIR", help="continue an interrupted run")
     p.add_argument("--variant", default="base", choices=splendor.VARIANTS)
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--iterations", type=int, default=10, help="loop iterations")
+    p.add_argument("--players", type=int_in(2, 4), default=2)
+    p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
+    p.add_argument("--iterations", type=int_in(1, 10**6), default=10, help="loop iterations")
     p.add_argument("--hidden", default="256,256", help="hidden widths, e.g. 256,256")
     p.add_argument(
         "--data",
@@ -420,8 +444,8 @@ def _add_train(sub: Any) -> None:
         help="self-play run directory (or a folder of them) always trained on; repeatable",
     )
     p.add_argument("--no-generate", action="store_true", help="no self-play: train on --data only")
-    p.add_argument("--games", type=int, default=200, help="self-play games per iteration")
-    p.add_argument("--selfplay-search", type=int, default=400, help="search iterations per move")
+    p.add_argument("--games", type=int_in(1, 10**7), default=200, help="self-play games per iteration")
+    p.add_argument("--selfplay-search", type=int_in(1, 10**7), default=400, help="search iterations per move")
     p.add_argument(
         "--selfplay-option",
         action="append",
@@ -429,26 +453,26 @@ def _add_train(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="another splendor.selfplay setting, VALUE in JSON (e.g. temperature_moves=20)",
     )
-    p.add_argument("--window", type=int, default=300_000, help="replay window in samples")
-    p.add_argument("--steps", type=int, default=1000, help="training steps per iteration")
-    p.add_argument("--batch-size", type=int, default=256)
-    p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
-    p.add_argument("--l2", type=float, default=1e-3, help="L2 penalty (Adam weight decay)")
-    p.add_argument("--validation", type=float, default=0.05, help="share of games held out")
-    p.add_argument("--checkpoint-every", type=int, default=250, help="training steps")
-    p.add_argument("--gate-games", type=int, default=200, help="0: accept every candidate")
-    p.add_argument("--gate-search", type=int, default=200, help="search iterations per move")
-    p.add_argument("--gate-threshold", type=float, default=0.55)
+    p.add_argument("--window", type=int_in(1, 10**9), default=300_000, help="replay window in samples")
+    p.add_argument("--steps", type=int_in(1, 10**8), default=1000, help="training steps per iteration")
+    p.add_argument("--batch-size", type=int_in(1, 1 << 20), default=256)
+    p.add_argument("--lr", type=float_in(1e-9, 10.0), default=1e-3, help="Adam learning rate")
+    p.add_argument("--l2", type=float_in(0.0, 1.0), default=1e-3, help="L2 penalty (Adam weight decay)")
+    p.add_argument("--validation", type=float_in(0.0, 0.5), default=0.05, help="share of games held out")
+    p.add_argument("--checkpoint-every", type=int_in(1, 10**8), default=250, help="training steps")
+    p.add_argument("--gate-games", type=int_in(0, 10**6), default=200, help="0: accept every candidate")
+    p.add_argument("--gate-search", type=int_in(1, 10**7), default=200, help="search iterations per move")
+    p.add_argument("--gate-threshold", type=float_in(0.0, 1.0), default=0.55)
     p.add_argument(
-        "--gate-min-lower", type=float, default=0.5, help="Wilson lower bound must exceed this"
+        "--gate-min-lower", type=float_in(0.0, 1.0), default=0.5, help="Wilson lower bound must exceed this"
     )
-    p.add_argument("--eval-every", type=int, default=1, help="iterations (0: never)")
-    p.add_argument("--eval-games", type=int, default=100)
-    p.add_argument("--eval-search", type=int, default=200, help="search iterations per move")
+    p.add_argument("--eval-every", type=int_in(0, 10**6), default=1, help="iterations (0: never)")
+    p.add_argument("--eval-games", type=int_in(0, 10**6), default=100)
+    p.add_argument("--eval-search", type=int_in(1, 10**7), default=200, help="search iterations per move")
     p.add_argument("--eval-opponents", default="greedy,mcts:1000", help="comma-separated specs")
-    p.add_argument("--threads", type=int, default=1, help="self-play and match threads")
-    p.add_argument("--torch-threads", type=int, default=1, help="PyTorch threads for training")
-    p.add_argument("--turn-cap", type=int, default=100)
+    p.add_argument("--threads", type=int_in(1, 256), default=1, help="self-play and match threads")
+    p.add_argument("--torch-threads", type=int_in(1, 256), default=1, help="PyTorch threads for training")
+    p.add_argument("--turn-cap", type=int_in(1, 10**6), default=100)
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=_train)
 
