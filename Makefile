@@ -4,7 +4,7 @@ PYTHON ?= python
 .PHONY: install develop lint test bench
 
 install:
-	$(PYTHON) -m pip install '.[test,train]'
+	$(PYTHON) -m pip install '.[test]'
 
 # Rebuilds the extension in place (in an active virtualenv) after editing Rust.
 develop:
