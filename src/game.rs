@@ -173,13 +173,15 @@ impl Outcome {
     }
     /// Returns per player: `1/k` to each of `k` winners, 0 to everyone else
     /// (all zeros when truncated). Rewards in `[0, 1]` suit UCT directly.
-    pub fn returns(&self) -> [f32; MAX_PLAYERS] {
+    /// In `f64`, the precision every caller outside the search needs: a
+    /// three-way share is 0.3333333333333333, not `f32`'s 0.3333333432674408.
+    pub fn returns(&self) -> [f64; MAX_PLAYERS] {
         let k = self.winners.count_ones();
         let mut r = [0.0; MAX_PLAYERS];
         if k > 0 {
             for (p, slot) in r.iter_mut().enumerate().take(self.num_players as usize) {
                 if self.is_winner(p as Player) {
-                    *slot = 1.0 / k as f32;
+                    *slot = 1.0 / f64::from(k);
                 }
             }
         }
@@ -216,6 +218,18 @@ impl fmt::Display for GameError {
 }
 
 impl std::error::Error for GameError {}
+
+/// "NAME must be between LO and HI, got GOT": the one way every message of
+/// both engines writes a range (both ends included), so a reader never has
+/// to guess whether `0..4` includes the 4.
+pub fn range_message(
+    name: &str,
+    lo: impl fmt::Display,
+    hi: impl fmt::Display,
+    got: impl fmt::Display,
+) -> String {
+    format!("{name} must be between {lo} and {hi}, got {got}")
+}
 
 /// Options shared by every variant's `new`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

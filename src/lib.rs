@@ -4,10 +4,13 @@
 //! Splendor Duel, Splendor: Marvel) over bit-packed, fixed-size `Copy` states,
 //! with seeded deterministic setup, hidden-information views and
 //! determinization, and an information-set MCTS generic over [`game::Game`].
+//! Long calls (search, matches, batches of games) stop early when their
+//! [`Cancel`] token is set.
 //!
 //! The Python bindings live in `src/python/` behind the `python` feature; the
 //! engine itself never names PyO3.
 
+pub mod cancel;
 pub mod cardset;
 pub mod game;
 pub mod gems;
@@ -19,5 +22,6 @@ pub mod variants;
 #[cfg(feature = "python")]
 mod python;
 
+pub use cancel::Cancel;
 pub use game::{Action, ActionList, Config, EndReason, Game, GameError, Outcome, Player};
 pub use rng::SplitMix64;

@@ -9,10 +9,9 @@ reference engine with the same API is :mod:`splendor.reference`.
 0
 """
 
-from __future__ import annotations
+import importlib.metadata as _metadata
 
-from importlib.metadata import PackageNotFoundError, version
-
+from splendor import errors
 from splendor._core import (
     VARIANTS,
     Action,
@@ -38,13 +37,14 @@ from splendor.errors import (
     IllegalActionError,
     InvalidActionError,
     InvalidStateError,
+    MatchInterrupted,
     SplendorError,
 )
 from splendor.protocol import GameState
 
 try:
-    __version__ = version("splendor")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__: str = _metadata.version("splendor")
+except _metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0"
 
 __all__ = [
@@ -60,6 +60,7 @@ __all__ = [
     "InvalidActionError",
     "InvalidStateError",
     "MarvelState",
+    "MatchInterrupted",
     "MatchResult",
     "MctsBot",
     "Outcome",
@@ -67,6 +68,7 @@ __all__ = [
     "SearchResult",
     "SplendorError",
     "__version__",
+    "errors",
     "from_json",
     "match",
     "new_game",
@@ -74,3 +76,8 @@ __all__ = [
     "random_playout",
     "search",
 ]
+
+
+def __dir__() -> list[str]:
+    """The public names (``__all__``), not the submodules imported along the way."""
+    return sorted(__all__)

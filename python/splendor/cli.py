@@ -15,8 +15,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import splendor
-from splendor.errors import SplendorError
+from splendor.errors import MatchInterrupted, SplendorError
 from splendor.reference.rng import SplitMix64
+
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
 
 def greedy_value(state: Any, player: int) -> float:
@@ -178,21 +181,30 @@ def _match(args: argparse.Namespace) -> int:
 
     bots = parse_bots(args.bots)
     bar = None if args.no_progress else ProgressBar(sys.stderr)
-    result = run_match(
-        bots,
-        variant=args.variant,
-        players=args.players,
-        games=args.games,
-        seed=args.seed,
-        threads=args.threads,
-        turn_cap=args.turn_cap,
-        progress=bar,
-    )
+    code = 0
+    try:
+        result = run_match(
+            bots,
+            variant=args.variant,
+            players=args.players,
+            games=args.games,
+            seed=args.seed,
+            threads=args.threads,
+            turn_cap=args.turn_cap,
+            progress=bar,
+        )
+    except MatchInterrupted as stop:
+        # Ctrl-C: the games finished so far are still worth a table.
+        if bar is not None and bar.tty:
+            sys.stderr.write("\n")
+        result, code = stop.result, INTERRUPTED
+        print(f"interrupted: {result.games} of {args.games} games finished")
+        print("splendor: interrupted", file=sys.stderr)
     print(format_table(result))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             f.write(result.to_json() + "\n")
-    return 0
+    return code
 
 
 def _add_match(sub: Any) -> None:
@@ -260,6 +272,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         code: int = args.func(args)
+    except KeyboardInterrupt:
+        # Ctrl-C ends any command quietly: the long calls stop within a
+        # fraction of a second, and no traceback is worth showing.
+        print("\nsplendor: interrupted", file=sys.stderr)
+        return INTERRUPTED
     except SplendorError as exc:
         print(f"splendor: error: {exc}", file=sys.stderr)
         return 2

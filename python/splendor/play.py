@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 import sys
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TextIO
 
 import splendor
@@ -197,6 +199,29 @@ class Session:
         self.last.append(f"bot {player}: {action}")
 
     def run(self) -> int:
+        """Plays to the end; on Ctrl-C saves the game and returns 130."""
+        try:
+            return self._play()
+        except KeyboardInterrupt:
+            return self.interrupted()
+
+    def interrupted(self) -> int:
+        """Ctrl-C: saves an unfinished game where the player can find it, says how to go on."""
+        self.say()
+        if self.state.is_terminal():
+            self.say("interrupted")
+            return INTERRUPTED
+        path = autosave(self.state.to_json())
+        if path is None:
+            self.say("interrupted; the game could not be saved")
+        else:
+            self.say(
+                f"interrupted: the game is saved to {path}; continue it with\n"
+                f"  splendor play --load {path} --bot {self.bot_spec} --seat {self.seat}"
+            )
+        return INTERRUPTED
+
+    def _play(self) -> int:
         while not self.state.is_terminal():
             player = self.state.current_player
             if player == self.seat:
@@ -216,6 +241,33 @@ class Session:
         else:
             self.say(self.style(f"you lose: won by {winners} ({outcome.reason})", RED))
         return 0
+
+
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT)."""
+
+AUTOSAVE = "splendor-autosave"
+
+
+def autosave(text: str) -> str | None:
+    """Writes ``text`` to a new ``splendor-autosave*.json`` file; its path, or None.
+
+    The current directory first (where ``--load`` finds it by its short name),
+    then the temporary directory; an existing save is never overwritten.
+    """
+    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
+        for n in range(1000):
+            name = f"{AUTOSAVE}.json" if n == 0 else f"{AUTOSAVE}-{n}.json"
+            path = folder / name
+            try:
+                with open(path, "x", encoding="utf-8") as f:
+                    f.write(text)
+            except FileExistsError:
+                continue
+            except OSError:
+                break
+            return name if folder == Path.cwd() else str(path)
+    return None
 
 
 def main(

@@ -13,6 +13,7 @@
 //! Rewards are `Outcome::returns()` at a terminal state, or a heuristic
 //! evaluation (see [`CutEval`]) when a rollout reaches its depth cap.
 
+use crate::cancel::{Cancel, NEVER};
 use crate::game::{Action, ActionList, Game, GameError, Player, MAX_PLAYERS};
 use crate::rng::SplitMix64;
 use std::time::{Duration, Instant};
@@ -78,6 +79,8 @@ pub enum Selection {
     /// and sampling thirty moves once each.
     Puct {
         /// Softmax temperature in heuristic units (> 0); lower is greedier.
+        /// One whose reciprocal overflows `f32` (below about 3e-39) is the
+        /// limit: the prior is shared by the best moves alone.
         temperature: f64,
     },
 }
@@ -456,7 +459,14 @@ impl<G: Game> Tree<G> {
         let inv_t = (1.0 / temperature) as f32;
         let mut sum = 0.0f32;
         for n in &mut self.nodes[first..] {
-            n.prior = ((n.prior - top) * inv_t).exp();
+            n.prior = if inv_t.is_finite() {
+                ((n.prior - top) * inv_t).exp()
+            } else {
+                // A temperature so small that its reciprocal overflows (e.g.
+                // 1e-320) is the softmax's limit: all the mass on the best
+                // moves, where `0 * inf` would give NaN priors.
+                f32::from(n.prior == top)
+            };
             sum += n.prior;
         }
         for n in &mut self.nodes[first..] {
@@ -562,7 +572,8 @@ fn one_ply_value<G: Game>(state: &G, a: Action, mover: Player) -> f32 {
     let mut child = state.clone();
     child.apply_unchecked(a);
     match child.outcome() {
-        Some(o) => o.returns()[mover as usize],
+        // The search works in f32: 1/k rounds to the nearest f32 as before.
+        Some(o) => o.returns()[mover as usize] as f32,
         None => child.heuristic(mover),
     }
 }
@@ -597,7 +608,7 @@ pub(crate) fn greedy_choice<G: Game>(
 /// Rewards of every player: the returns when terminal, else the cut evaluation.
 fn evaluate<G: Game>(state: &G, cut: CutEval) -> [f32; MAX_PLAYERS] {
     if let Some(o) = state.outcome() {
-        return o.returns();
+        return o.returns().map(|r| r as f32);
     }
     let n = state.num_players().min(MAX_PLAYERS);
     let mut h = [0.0f32; MAX_PLAYERS];
@@ -631,6 +642,10 @@ struct TreeOutcome {
     nodes: u64,
 }
 
+/// Nodes allocated up front per tree; a larger tree grows as it needs (a
+/// huge budget must not reserve memory it may never use).
+const INITIAL_NODES: usize = 1 << 16;
+
 fn run_tree<G: Game>(
     state: &G,
     observer: Player,
@@ -638,12 +653,14 @@ fn run_tree<G: Game>(
     seed: u64,
     budget: u64,
     deadline: Option<Instant>,
+    cancel: &Cancel,
 ) -> TreeOutcome {
     let capacity = if budget > 0 {
         (budget as usize).saturating_add(1).min(cfg.max_nodes)
     } else {
-        cfg.max_nodes.min(1 << 16)
-    };
+        cfg.max_nodes
+    }
+    .min(INITIAL_NODES);
     let mut tree = Tree::<G>::new(seed, capacity);
     let mut done = 0u64;
     loop {
@@ -652,11 +669,17 @@ fn run_tree<G: Game>(
         if budget > 0 && done >= budget {
             break;
         }
-        // The clock is read every 8 iterations: cheap, and an iteration is
-        // far below a millisecond, so the deadline is still met closely.
-        if let Some(d) = deadline {
-            if done % 8 == 0 && Instant::now() >= d {
+        // The stop token and the clock are read every 8 iterations: cheap,
+        // and an iteration is far below a millisecond, so a deadline or a
+        // stop request is still met closely.
+        if done % 8 == 0 {
+            if cancel.is_cancelled() {
                 break;
+            }
+            if let Some(d) = deadline {
+                if Instant::now() >= d {
+                    break;
+                }
             }
         }
     }
@@ -683,6 +706,18 @@ fn run_tree<G: Game>(
 /// Errors (`GameError::Config`): a finished game, or an invalid config (see
 /// [`SearchConfig::validate`]).
 pub fn search<G: Game>(state: &G, cfg: &SearchConfig) -> Result<SearchResult, GameError> {
+    search_cancellable(state, cfg, &NEVER)
+}
+
+/// [`search`] that also stops, in every thread, within a few iterations of
+/// `cancel` being set, like a time limit reached: the result is that of the
+/// iterations run so far (at least one per thread), still a legal choice.
+/// The caller, who set the token, decides whether to use it.
+pub fn search_cancellable<G: Game>(
+    state: &G,
+    cfg: &SearchConfig,
+    cancel: &Cancel,
+) -> Result<SearchResult, GameError> {
     cfg.validate()?;
     let Some(observer) = state.current_player() else {
         return Err(GameError::Config(
@@ -709,6 +744,7 @@ pub fn search<G: Game>(state: &G, cfg: &SearchConfig) -> Result<SearchResult, Ga
             thread_seed(cfg.seed, 0),
             cfg.iterations,
             deadline,
+            cancel,
         )]
     } else {
         std::thread::scope(|s| {
@@ -716,7 +752,15 @@ pub fn search<G: Game>(state: &G, cfg: &SearchConfig) -> Result<SearchResult, Ga
                 .filter_map(|t| {
                     let b = budget(t)?;
                     Some(s.spawn(move || {
-                        run_tree(state, observer, cfg, thread_seed(cfg.seed, t), b, deadline)
+                        run_tree(
+                            state,
+                            observer,
+                            cfg,
+                            thread_seed(cfg.seed, t),
+                            b,
+                            deadline,
+                            cancel,
+                        )
                     }))
                 })
                 .collect();
