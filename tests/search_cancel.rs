@@ -46,7 +46,10 @@ fn a_search_stops_in_every_thread() {
             search_cancellable(&s, &cfg, c)
         });
         let r = r.unwrap();
-        assert!(late < Duration::from_millis(300), "{threads} threads: {late:?}");
+        assert!(
+            late < Duration::from_millis(300),
+            "{threads} threads: {late:?}"
+        );
         let mut legal = ActionList::new();
         s.legal_actions(&mut legal);
         assert!(legal.contains(r.action));
@@ -134,7 +137,11 @@ fn a_match_stops_inside_a_search_and_keeps_the_finished_games() {
         )
     });
     let r = r.unwrap();
-    assert!(r.games > 0 && r.games == reported as u64, "{} {reported}", r.games);
+    assert!(
+        r.games > 0 && r.games == reported as u64,
+        "{} {reported}",
+        r.games
+    );
     assert_eq!(r.bots.iter().map(|b| b.games).sum::<u64>(), 2 * r.games);
     assert!(late < Duration::from_millis(300), "{late:?}");
 }

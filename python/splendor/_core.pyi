@@ -2,7 +2,16 @@
 
 import os
 from collections.abc import Callable, Sequence
-from typing import Any, Final, Literal, SupportsIndex, TypeAlias, TypedDict, final, overload
+from typing import (
+    Any,
+    Final,
+    Literal,
+    SupportsIndex,
+    TypeAlias,
+    TypedDict,
+    final,
+    overload,
+)
 
 import numpy as np
 import numpy.typing as npt
@@ -126,6 +135,8 @@ class BaseState:
     """
 
     __hash__: None  # type: ignore[assignment]
+    def __new__(cls, *_args: object, **_kwargs: object) -> BaseState:
+        """No constructor: raises ``ConfigError`` (use ``new_game`` or ``from_json``)."""
 
     @staticmethod
     def from_json(text: str) -> BaseState:
@@ -283,6 +294,8 @@ class DuelState:
     """
 
     __hash__: None  # type: ignore[assignment]
+    def __new__(cls, *_args: object, **_kwargs: object) -> DuelState:
+        """No constructor: raises ``ConfigError`` (use ``new_game`` or ``from_json``)."""
 
     @staticmethod
     def from_json(text: str) -> DuelState:
@@ -443,6 +456,8 @@ class MarvelState:
     """
 
     __hash__: None  # type: ignore[assignment]
+    def __new__(cls, *_args: object, **_kwargs: object) -> MarvelState:
+        """No constructor: raises ``ConfigError`` (use ``new_game`` or ``from_json``)."""
 
     @staticmethod
     def from_json(
@@ -897,6 +912,9 @@ class SearchResult:
     Results compare equal when every field is equal; they pickle and deep-copy.
     """
 
+    def __new__(cls, *_args: object, **_kwargs: object) -> SearchResult:
+        """No constructor: raises ``ConfigError`` (results come from :func:`search`)."""
+
     @property
     def action(self) -> Action:
         """The most visited action (ties: higher value, then lower id)."""
@@ -959,6 +977,9 @@ class MatchResult:
 
     Results compare equal when every field is equal; they pickle and deep-copy.
     """
+
+    def __new__(cls, *_args: object, **_kwargs: object) -> MatchResult:
+        """No constructor: raises ``ConfigError`` (results come from :func:`match`)."""
 
     @property
     def variant(self) -> str:

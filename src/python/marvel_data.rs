@@ -7,12 +7,16 @@ use crate::variants::marvel::MarvelState;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+fn card_data_error(msg: String) -> PyErr {
+    errors::CardDataError::new_err(msg)
+}
+
 fn text_of(arg: Option<&Bound<'_, PyAny>>, bundled: &str) -> PyResult<String> {
     let Some(arg) = arg.filter(|a| !a.is_none()) else {
         return Ok(bundled.to_owned());
     };
-    if let Ok(s) = arg.cast::<PyString>() {
-        let s = s.to_str()?;
+    if arg.cast::<PyString>().is_ok() {
+        let s = super::args::text(arg, "a card file", card_data_error)?;
         if s.contains('\n') {
             return Ok(s.to_owned());
         }

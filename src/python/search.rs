@@ -490,8 +490,23 @@ fn real(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<f64> {
     args::number(obj, name).map_err(|_| bad_pickle(name, "expected a number"))
 }
 
+/// The error for building a result class directly.
+fn no_constructor(class: &str, maker: &str) -> PyErr {
+    errors::config(format!(
+        "{class} has no constructor: it is what splendor.{maker}(...) returns"
+    ))
+}
+
 #[pymethods]
 impl PySearchResult {
+    /// Results are not built directly: a `ConfigError` says where they come
+    /// from.
+    #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn py_new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        Err(no_constructor("SearchResult", "search"))
+    }
+
     /// The most visited action (ties: higher mean value, then lower id).
     #[getter]
     fn action(&self) -> PyAction {
@@ -706,6 +721,14 @@ pub(crate) struct PyMatchResult {
 
 #[pymethods]
 impl PyMatchResult {
+    /// Results are not built directly: a `ConfigError` says where they come
+    /// from.
+    #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn py_new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        Err(no_constructor("MatchResult", "match"))
+    }
+
     /// The variant played.
     #[getter]
     fn variant(&self) -> &str {

@@ -244,6 +244,25 @@ macro_rules! py_state {
             #[classattr]
             const __hash__: Option<pyo3::Py<pyo3::PyAny>> = None;
 
+            /// States are not built directly: a `ConfigError` says how to get one.
+            #[new]
+            #[pyo3(signature = (*_args, **_kwargs))]
+            fn py_new(
+                _args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                _kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
+            ) -> pyo3::PyResult<Self> {
+                Err($crate::python::errors::config(
+                    concat!(
+                        $pyname,
+                        " has no constructor: deal a game with splendor.new_game(...) ",
+                        "or load one with ",
+                        $pyname,
+                        ".from_json(text)"
+                    )
+                    .to_owned(),
+                ))
+            }
+
             /// Loads and validates a full state.
             ///
             /// Args:
