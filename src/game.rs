@@ -277,10 +277,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Applies a legal action; on error the state is unchanged.
     fn apply(&mut self, a: Action) -> Result<(), GameError> {
         if a.index() >= Self::NUM_ACTIONS {
-            return Err(GameError::InvalidAction(format!(
-                "action id {} is out of range 0..{}",
+            return Err(GameError::InvalidAction(range_message(
+                "action id",
+                0,
+                Self::NUM_ACTIONS - 1,
                 a.0,
-                Self::NUM_ACTIONS
             )));
         }
         if self.is_terminal() {

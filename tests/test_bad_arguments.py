@@ -9,12 +9,15 @@ and their text signatures), so a new binding is fuzzed without being listed here
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import inspect
 import math
+import re
 import signal
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -376,3 +379,75 @@ def test_a_prior_temperature_that_underflows_is_the_greedy_limit() -> None:
         splendor.search(_state("base"), prior_temperature=0.0)
     with pytest.raises(splendor.ConfigError, match="prior_temperature"):
         splendor.MctsBot(prior_temperature=-1e-320)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+# Range notations other than "between LO and HI": `0..4`, `1..=256`, `{lo}..{hi}`,
+# `[0, 1]`, `2^31`, `2 to 4`, `2, 3 or 4`.
+_OTHER_RANGE = re.compile(
+    r"(?<![.\w])[\w}\])]+\.\.=?[\w{(\[-]+"
+    r"|\[\s*-?\d+(?:\.\d+)?\s*,\s*-?\d+(?:\.\d+)?\s*\]"
+    r"|\b\d+\s*\^\s*\d+"
+    r"|\b\d+ to \d+\b"
+    r"|\b\d+, \d+ or \d+\b"
+)
+_RUST_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _rust_messages() -> Iterator[tuple[str, str]]:
+    for path in sorted((ROOT / "src").rglob("*.rs")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.strip()
+            if code.startswith(("//", "#[doc", "#[pyo3(")) or "text_signature" in code:
+                continue
+            for m in _RUST_STRING.finditer(line):
+                yield f"{path.relative_to(ROOT)}:{n}", m.group(0)
+
+
+def _python_messages() -> Iterator[tuple[str, str]]:
+    for path in sorted((ROOT / "python" / "splendor").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip: set[int] = set()
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if (
+                isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+                and body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+            ):
+                skip.add(id(body[0].value))  # a docstring, not a message
+            if isinstance(node, ast.JoinedStr):
+                skip.update(id(v) for v in node.values)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.JoinedStr):
+                text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if id(node) in skip:
+                    continue
+                text = node.value
+            else:
+                continue
+            yield f"{path.relative_to(ROOT)}:{node.lineno}", str(text)
+
+
+def test_ranges_are_written_one_way() -> None:
+    # Every message of both engines writes a range "between LO and HI" (both ends
+    # included): a reader never has to guess whether `0..4` includes the 4.
+    found = [
+        f"{where}: {text}"
+        for where, text in [*_rust_messages(), *_python_messages()]
+        if _OTHER_RANGE.search(text)
+    ]
+    assert not found, "\n".join(found)
+    state = splendor.new_game("base")
+    for call, engine_message in [
+        (lambda: state.apply(10**6), "action id must be between 0 and 328, got 1000000"),
+        (lambda: state.to_json(5), "player must be between 0 and 1, got 5"),
+        (lambda: splendor.new_game("duel", turn_cap=0), "turn_cap must be between 1 and"),
+        (lambda: splendor.MctsBot(threads=300), "threads must be between 1 and 256, got 300"),
+        (lambda: splendor.new_game("marvel", players=9), "players must be between 2 and 4"),
+    ]:
+        with pytest.raises(SplendorError) as info:
+            call()
+        assert engine_message in str(info.value)

@@ -297,6 +297,6 @@ def main(
         session.load(load)
     if not 0 <= seat < session.state.num_players:
         raise splendor.ConfigError(
-            f"seat must be in 0..{session.state.num_players - 1}, got {seat}"
+            f"seat must be between 0 and {session.state.num_players - 1}, got {seat}"
         )
     return session.run()

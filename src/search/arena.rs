@@ -10,7 +10,7 @@
 use super::bots::BotSpec;
 use super::stats::wilson_interval;
 use crate::cancel::{Cancel, NEVER};
-use crate::game::{Config, EndReason, Game, GameError, Outcome, MAX_PLAYERS};
+use crate::game::{range_message, Config, EndReason, Game, GameError, Outcome, MAX_PLAYERS};
 use crate::rng::SplitMix64;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -236,23 +236,30 @@ pub fn play_match_cancellable<G: Game>(
 ) -> Result<MatchResult, GameError> {
     let n = cfg.players as usize;
     if n == 0 || n > MAX_PLAYERS {
-        return Err(GameError::Config(format!(
-            "players must be in 1..={MAX_PLAYERS}, got {n}"
+        return Err(GameError::Config(range_message(
+            "players",
+            1,
+            MAX_PLAYERS,
+            n,
         )));
     }
     if cfg.bots.is_empty() || cfg.bots.len() > n {
-        return Err(GameError::Config(format!(
-            "need 1..={n} bots for {n} players, got {}",
-            cfg.bots.len()
+        return Err(GameError::Config(range_message(
+            &format!("the number of bots for {n} players"),
+            1,
+            n,
+            cfg.bots.len(),
         )));
     }
     if cfg.games == 0 {
         return Err(GameError::Config("games must be positive".into()));
     }
     if cfg.threads == 0 || cfg.threads > 256 {
-        return Err(GameError::Config(format!(
-            "threads must be in 1..=256, got {}",
-            cfg.threads
+        return Err(GameError::Config(range_message(
+            "threads",
+            1,
+            256,
+            cfg.threads,
         )));
     }
     let mut specs = cfg.bots.clone();

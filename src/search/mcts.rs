@@ -14,7 +14,7 @@
 //! evaluation (see [`CutEval`]) when a rollout reaches its depth cap.
 
 use crate::cancel::{Cancel, NEVER};
-use crate::game::{Action, ActionList, Game, GameError, Player, MAX_PLAYERS};
+use crate::game::{range_message, Action, ActionList, Game, GameError, Player, MAX_PLAYERS};
 use crate::rng::SplitMix64;
 use std::time::{Duration, Instant};
 
@@ -155,7 +155,7 @@ impl SearchConfig {
             return bad("iterations must be positive when there is no time_limit".into());
         }
         if self.threads == 0 || self.threads > 256 {
-            return bad(format!("threads must be in 1..=256, got {}", self.threads));
+            return bad(range_message("threads", 1, 256, self.threads));
         }
         if !self.exploration.is_finite() || self.exploration < 0.0 {
             return bad(format!(
@@ -164,9 +164,11 @@ impl SearchConfig {
             ));
         }
         if self.max_nodes < 2 || self.max_nodes > u32::MAX as usize / 2 {
-            return bad(format!(
-                "max_nodes must be in 2..=2^31, got {}",
-                self.max_nodes
+            return bad(range_message(
+                "max_nodes",
+                2,
+                u32::MAX as usize / 2,
+                self.max_nodes,
             ));
         }
         if let Selection::Puct { temperature } = self.selection {
@@ -181,7 +183,7 @@ impl SearchConfig {
         | RolloutPolicy::Informed { epsilon } = self.rollout
         {
             if !(0.0..=1.0).contains(&epsilon) {
-                return bad(format!("rollout epsilon must be in [0, 1], got {epsilon}"));
+                return bad(range_message("rollout epsilon", 0, 1, epsilon));
             }
         }
         Ok(())

@@ -219,8 +219,11 @@ fn int(file: &str, row: usize, col: &str, text: &str, lo: u32, hi: u32) -> Resul
     }
     let v: u32 = s.parse().map_err(|_| bad())?;
     if v < lo || v > hi {
-        return Err(GameError::CardData(format!(
-            "{file} row {row} column {col}: {v} is outside {lo}..{hi}"
+        return Err(GameError::CardData(crate::game::range_message(
+            &format!("{file} row {row} column {col}"),
+            lo,
+            hi,
+            v,
         )));
     }
     Ok(v as u8)
