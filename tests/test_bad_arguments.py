@@ -421,7 +421,8 @@ def _python_messages() -> Iterator[tuple[str, str]]:
                 skip.update(id(v) for v in node.values)
         for node in ast.walk(tree):
             if isinstance(node, ast.JoinedStr):
-                text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+                parts = [v.value if isinstance(v, ast.Constant) else "{}" for v in node.values]
+                text = "".join(str(p) for p in parts)
             elif isinstance(node, ast.Constant) and isinstance(node.value, str):
                 if id(node) in skip:
                     continue
