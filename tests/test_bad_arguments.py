@@ -442,13 +442,14 @@ def test_ranges_are_written_one_way() -> None:
     ]
     assert not found, "\n".join(found)
     state = splendor.new_game("base")
-    for call, engine_message in [
+    cases: list[tuple[Callable[[], object], str]] = [
         (lambda: state.apply(10**6), "action id must be between 0 and 328, got 1000000"),
         (lambda: state.to_json(5), "player must be between 0 and 1, got 5"),
         (lambda: splendor.new_game("duel", turn_cap=0), "turn_cap must be between 1 and"),
         (lambda: splendor.MctsBot(threads=300), "threads must be between 1 and 256, got 300"),
         (lambda: splendor.new_game("marvel", players=9), "players must be between 2 and 4"),
-    ]:
+    ]
+    for call, engine_message in cases:
         with pytest.raises(SplendorError) as info:
             call()
         assert engine_message in str(info.value)
