@@ -162,3 +162,50 @@ fn progress_is_not_called_after_it_said_stop() {
     assert!(r.is_err());
     assert_eq!(calls, 1);
 }
+
+/// A watch that says stop on its third check, counting the checks and the
+/// threads they ran on.
+fn stop_on_third_check() -> (
+    Cancel,
+    std::sync::Arc<std::sync::Mutex<Vec<std::thread::ThreadId>>>,
+) {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let token = Cancel::watched(Duration::from_millis(2), move || {
+        let mut log = log.lock().unwrap();
+        log.push(std::thread::current().id());
+        log.len() < 3
+    });
+    (token, seen)
+}
+
+#[test]
+fn the_calling_thread_watches_a_search_and_a_match() {
+    let me = std::thread::current().id();
+    let s = opening();
+    let cfg = SearchConfig {
+        iterations: 0,
+        time_limit: Some(600.0),
+        threads: 3,
+        ..SearchConfig::default()
+    };
+    let (token, seen) = stop_on_third_check();
+    let start = Instant::now();
+    let r = search_cancellable(&s, &cfg, &token).unwrap();
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert!(r.iterations >= 3);
+    assert_eq!(*seen.lock().unwrap(), vec![me; 3]);
+
+    let cfg = MatchConfig {
+        bots: vec![BotSpec::parse("mcts:600s").unwrap()],
+        games: 4,
+        threads: 2,
+        ..MatchConfig::default()
+    };
+    let (token, seen) = stop_on_third_check();
+    let start = Instant::now();
+    let r = play_match_cancellable::<BaseState>(&cfg, &mut |_, _| true, &token).unwrap();
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert_eq!(r.games, 0);
+    assert_eq!(*seen.lock().unwrap(), vec![me; 3]);
+}

@@ -34,7 +34,7 @@ pub(crate) fn run<G: Game>(
     let start = Instant::now();
     let mut t = Totals::default();
     for i in 0..n {
-        if cancel.is_cancelled() {
+        if cancel.poll() {
             break;
         }
         let s = config.seed.wrapping_add(i);

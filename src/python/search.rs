@@ -942,39 +942,57 @@ struct MatchFn<'py> {
 impl VariantFn for MatchFn<'_> {
     type Out = PyResult<MatchResult>;
     fn call<G: Game>(self) -> PyResult<MatchResult> {
-        let cfg = self.cfg;
-        let progress = self.progress;
-        let total = cfg.games;
-        let done = interrupt::run_with_events(
-            self.py,
-            move |cancel: &crate::cancel::Cancel, send: &dyn Fn(usize)| {
-                // Only the token stops the match: the games finished by
-                // then make the partial result.
-                let mut report = |done: usize, _: usize| {
-                    send(done);
-                    true
+        let (cfg, progress, py) = (self.cfg, self.progress, self.py);
+        // What `progress` raised: the match stops and `progress` is never
+        // called again. Ctrl-C inside the callback is an interrupt.
+        let mut raised: Option<PyErr> = None;
+        let mut interrupted: Option<PyErr> = None;
+        let (result, signal) = interrupt::run_watched(py, |cancel| {
+            let mut report = |done: usize, total: usize| {
+                if raised.is_some() {
+                    return false;
+                }
+                if interrupted.is_some() {
+                    // The token winds the match down; keep its partial result.
+                    return true;
+                }
+                let Some(cb) = &progress else {
+                    return true;
                 };
-                play_match_cancellable::<G>(&cfg, &mut report, cancel)
-            },
-            move |py, done| match &progress {
-                Some(cb) => cb.call1(py, (done, total)).map(drop),
-                None => Ok(()),
-            },
-        );
-        let Some(e) = done.error else {
-            return ok(done.output);
+                match Python::attach(|py| cb.call1(py, (done, total)).map(drop)) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        // Games in flight are abandoned at once.
+                        cancel.cancel();
+                        if Python::attach(|py| e.is_instance_of::<PyKeyboardInterrupt>(py)) {
+                            // The token ends the match with its partial result.
+                            interrupted = Some(e);
+                            true
+                        } else {
+                            raised = Some(e);
+                            false
+                        }
+                    }
+                }
+            };
+            play_match_cancellable::<G>(&cfg, &mut report, cancel)
+        });
+        if let Some(e) = raised {
+            return Err(e);
+        }
+        let Some(e) = interrupted.or(signal) else {
+            return ok(result);
         };
-        let py = self.py;
-        match done.output {
+        match result {
             Ok(partial) if e.is_instance_of::<PyKeyboardInterrupt>(py) => {
                 let message = format!(
-                    "the match was interrupted after {} of {total} games",
-                    partial.games
+                    "the match was interrupted after {} of {} games",
+                    partial.games, cfg.games
                 );
                 let result = Py::new(py, PyMatchResult { r: partial })?;
-                let interrupted = MatchInterrupted::new_err((message, result));
-                interrupted.set_cause(py, Some(e));
-                Err(interrupted)
+                let stop = MatchInterrupted::new_err((message, result));
+                stop.set_cause(py, Some(e));
+                Err(stop)
             }
             _ => Err(e),
         }

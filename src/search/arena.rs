@@ -14,6 +14,7 @@ use crate::game::{range_message, Config, EndReason, Game, GameError, Outcome, MA
 use crate::rng::SplitMix64;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::time::Duration;
 
 /// What to play.
 #[derive(Clone, Debug, PartialEq)]
@@ -140,6 +141,10 @@ fn mix(seed: u64, a: u64, b: u64) -> u64 {
     let x = r.next_u64();
     SplitMix64::new(x ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).next_u64()
 }
+
+/// How often the calling thread of a match wakes up to poll the token while
+/// it waits for the next finished game.
+const WAKE_EVERY: Duration = Duration::from_millis(10);
 
 /// Games beyond this many decisions mean a broken turn cap: fail loudly
 /// rather than hang.
@@ -310,7 +315,18 @@ pub fn play_match_cancellable<G: Game>(
         }
         drop(tx);
         let mut done = 0;
-        for (g, r) in rx {
+        loop {
+            // Wake up now and then even while every game is long, so the
+            // calling thread can watch the token.
+            let (g, r) = match rx.recv_timeout(WAKE_EVERY) {
+                Ok(got) => got,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    cancel.poll();
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            cancel.poll();
             match r {
                 Ok(rec) => {
                     records.push((g, rec));

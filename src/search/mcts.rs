@@ -675,7 +675,7 @@ fn run_tree<G: Game>(
         // and an iteration is far below a millisecond, so a deadline or a
         // stop request is still met closely.
         if done % 8 == 0 {
-            if cancel.is_cancelled() {
+            if cancel.poll() {
                 break;
             }
             if let Some(d) = deadline {
@@ -738,43 +738,46 @@ pub fn search_cancellable<G: Game>(
         // A thread with an empty share is not started at all.
         (b > 0).then_some(b)
     };
-    let outcomes: Vec<TreeOutcome> = if threads == 1 {
-        vec![run_tree(
-            state,
-            observer,
-            cfg,
-            thread_seed(cfg.seed, 0),
-            cfg.iterations,
-            deadline,
-            cancel,
-        )]
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .filter_map(|t| {
-                    let b = budget(t)?;
-                    Some(s.spawn(move || {
-                        run_tree(
-                            state,
-                            observer,
-                            cfg,
-                            thread_seed(cfg.seed, t),
-                            b,
-                            deadline,
-                            cancel,
-                        )
-                    }))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| match h.join() {
-                    Ok(o) => o,
-                    Err(e) => std::panic::resume_unwind(e),
-                })
-                .collect()
-        })
-    };
+    let outcomes: Vec<TreeOutcome> = std::thread::scope(|s| {
+        let handles: Vec<_> = (1..threads)
+            .filter_map(|t| {
+                let b = budget(t)?;
+                Some(s.spawn(move || {
+                    run_tree(
+                        state,
+                        observer,
+                        cfg,
+                        thread_seed(cfg.seed, t),
+                        b,
+                        deadline,
+                        cancel,
+                    )
+                }))
+            })
+            .collect();
+        // The calling thread grows tree 0 itself: one thread fewer to start,
+        // and the thread that made `cancel` is the one that may watch it.
+        // Thread 0 always has a share of the budget.
+        let mut outcomes = Vec::with_capacity(threads);
+        if let Some(b) = budget(0) {
+            outcomes.push(run_tree(
+                state,
+                observer,
+                cfg,
+                thread_seed(cfg.seed, 0),
+                b,
+                deadline,
+                cancel,
+            ));
+        }
+        for h in handles {
+            match h.join() {
+                Ok(o) => outcomes.push(o),
+                Err(e) => std::panic::resume_unwind(e),
+            }
+        }
+        outcomes
+    });
     merge(state, outcomes)
 }
 
