@@ -349,3 +349,25 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A readable multi-line picture of the board.
     fn render(&self) -> String;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{EndReason, Outcome};
+
+    #[test]
+    fn returns_are_exact_fractions() {
+        let three = Outcome {
+            winners: 0b1011,
+            reason: EndReason::Stalled,
+            num_players: 4,
+        };
+        assert_eq!(three.returns(), [1.0 / 3.0, 1.0 / 3.0, 0.0, 1.0 / 3.0]);
+        assert_eq!(format!("{:?}", three.returns()[0]), "0.3333333333333333");
+        let none = Outcome {
+            winners: 0,
+            reason: EndReason::Truncated,
+            num_players: 2,
+        };
+        assert_eq!(none.returns(), [0.0; 4]);
+    }
+}
