@@ -173,13 +173,15 @@ impl Outcome {
     }
     /// Returns per player: `1/k` to each of `k` winners, 0 to everyone else
     /// (all zeros when truncated). Rewards in `[0, 1]` suit UCT directly.
-    pub fn returns(&self) -> [f32; MAX_PLAYERS] {
+    /// In `f64`, the precision every caller outside the search needs: a
+    /// three-way share is 0.3333333333333333, not `f32`'s 0.3333333432674408.
+    pub fn returns(&self) -> [f64; MAX_PLAYERS] {
         let k = self.winners.count_ones();
         let mut r = [0.0; MAX_PLAYERS];
         if k > 0 {
             for (p, slot) in r.iter_mut().enumerate().take(self.num_players as usize) {
                 if self.is_winner(p as Player) {
-                    *slot = 1.0 / k as f32;
+                    *slot = 1.0 / f64::from(k);
                 }
             }
         }
@@ -220,6 +222,18 @@ impl fmt::Display for GameError {
 }
 
 impl std::error::Error for GameError {}
+
+/// "NAME must be between LO and HI, got GOT": the one way every message of
+/// both engines writes a range (both ends included), so a reader never has
+/// to guess whether `0..4` includes the 4.
+pub fn range_message(
+    name: &str,
+    lo: impl fmt::Display,
+    hi: impl fmt::Display,
+    got: impl fmt::Display,
+) -> String {
+    format!("{name} must be between {lo} and {hi}, got {got}")
+}
 
 /// Options shared by every variant's `new`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,10 +281,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Applies a legal action; on error the state is unchanged.
     fn apply(&mut self, a: Action) -> Result<(), GameError> {
         if a.index() >= Self::NUM_ACTIONS {
-            return Err(GameError::InvalidAction(format!(
-                "action id {} is out of range 0..{}",
+            return Err(GameError::InvalidAction(range_message(
+                "action id",
+                0,
+                Self::NUM_ACTIONS - 1,
                 a.0,
-                Self::NUM_ACTIONS
             )));
         }
         if self.is_terminal() {
@@ -348,4 +363,26 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn from_json(text: &str) -> Result<Self, GameError>;
     /// A readable multi-line picture of the board.
     fn render(&self) -> String;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{EndReason, Outcome};
+
+    #[test]
+    fn returns_are_exact_fractions() {
+        let three = Outcome {
+            winners: 0b1011,
+            reason: EndReason::Stalled,
+            num_players: 4,
+        };
+        assert_eq!(three.returns(), [1.0 / 3.0, 1.0 / 3.0, 0.0, 1.0 / 3.0]);
+        assert_eq!(format!("{:?}", three.returns()[0]), "0.3333333333333333");
+        let none = Outcome {
+            winners: 0,
+            reason: EndReason::Truncated,
+            num_players: 2,
+        };
+        assert_eq!(none.returns(), [0.0; 4]);
+    }
 }

@@ -5,12 +5,14 @@
 //! with seeded deterministic setup, hidden-information views and
 //! determinization, and an information-set MCTS generic over [`game::Game`],
 //! optionally guided by a policy/value network evaluated in plain Rust
-//! ([`nn`]).
+//! ([`nn`]). Long calls (search, matches, batches of games) stop early when
+//! their [`Cancel`] token is set.
 //!
 //! The Python bindings live in `src/python/` behind the `python` feature; the
 //! engine itself never names PyO3.
 
 pub mod action_text;
+pub mod cancel;
 pub mod cardset;
 pub mod env;
 pub mod explain;
@@ -26,5 +28,6 @@ pub mod variants;
 #[cfg(feature = "python")]
 mod python;
 
+pub use cancel::Cancel;
 pub use game::{Action, ActionList, Config, EndReason, Game, GameError, Outcome, Player};
 pub use rng::SplitMix64;

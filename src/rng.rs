@@ -16,6 +16,12 @@ impl SplitMix64 {
         Self { state: seed }
     }
 
+    /// The generator's whole state: `SplitMix64::new(g.state())` continues
+    /// exactly where `g` stands (to save and restore a bot's stream).
+    pub fn state(&self) -> u64 {
+        self.state
+    }
+
     /// The next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {

@@ -42,7 +42,7 @@ fn duel(seed: u64, greedy_seat: u8) -> (f32, u32) {
         s.apply_unchecked(a);
     }
     (
-        s.outcome().unwrap().returns()[greedy_seat as usize],
+        s.outcome().unwrap().returns()[greedy_seat as usize] as f32,
         s.turn(),
     )
 }
@@ -76,7 +76,7 @@ fn terminal_values_and_range() {
     splendor::playout::random_playout(&mut s, &mut rng);
     let o = s.outcome().unwrap();
     for p in 0..3u8 {
-        let expect = o.returns()[p as usize];
+        let expect = o.returns()[p as usize] as f32;
         assert_eq!(s.heuristic(p), expect);
     }
     // A clear lead is worth more than even.

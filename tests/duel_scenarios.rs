@@ -114,7 +114,7 @@ fn run_step(s: &mut DuelState, step: &Value, at: &str) {
         let got = s.outcome().map(|o| o.returns()).unwrap_or_default();
         for (i, want) in r.iter().enumerate() {
             assert!(
-                (f64::from(got[i]) - want.as_f64().unwrap_or(-1.0)).abs() < 1e-6,
+                (got[i] - want.as_f64().unwrap_or(-1.0)).abs() < 1e-6,
                 "{at}"
             );
         }

@@ -123,7 +123,11 @@ fn rows_and_autoreset<G: Observed>(players: u8) {
                 ended += 1;
                 assert_eq!(a.terminated[i], !o.truncated());
                 assert_eq!(a.truncated[i], o.truncated());
-                assert_eq!(rewards, &o.returns()[..players as usize]);
+                let want: Vec<f32> = o.returns()[..players as usize]
+                    .iter()
+                    .map(|&r| r as f32)
+                    .collect();
+                assert_eq!(rewards, &want[..]);
                 r.observation(movers[i] as u8, &mut final_obs);
                 let o_len = G::OBSERVATION_SIZE;
                 assert_eq!(&a.final_obs[i * o_len..(i + 1) * o_len], &final_obs[..]);

@@ -43,7 +43,7 @@ fn greedy_beats_random() {
             };
             s.apply(a).unwrap();
         }
-        greedy_wins += s.outcome().unwrap().returns()[greedy_seat as usize];
+        greedy_wins += s.outcome().unwrap().returns()[greedy_seat as usize] as f32;
     }
     let rate = greedy_wins / games as f32;
     eprintln!("greedy vs random: {rate:.3} over {games} games");

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 import splendor
+import splendor.reference as ref
 from engines import ENGINES
 from splendor.errors import (
     ConfigError,
@@ -351,8 +352,12 @@ def test_random_playout_same_game_on_both_engines(engine: ModuleType, players: i
 
 
 def test_rust_random_playout_rejects_non_states() -> None:
-    with pytest.raises(TypeError, match="state"):
+    with pytest.raises(splendor.InvalidStateError, match="state"):
         splendor.random_playout("base", 0)  # type: ignore[arg-type]
+    reference_state = ref.new_game("base", seed=1)
+    with pytest.raises(splendor.InvalidStateError, match="from_json"):
+        splendor.random_playout(reference_state, 0)  # type: ignore[arg-type]
+    assert not reference_state.is_terminal()
 
 
 def test_random_games_bad_arguments() -> None:

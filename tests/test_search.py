@@ -15,7 +15,7 @@ import splendor
 from splendor import GreedyBot, MctsBot, RandomBot, cli, search
 from splendor import match as play_match
 from splendor.arena import ProgressBar, parse_bots
-from splendor.errors import ConfigError
+from splendor.errors import ConfigError, InvalidStateError
 
 VARIANTS = [v for v in ("base", "duel", "marvel") if v in splendor.VARIANTS]
 
@@ -201,9 +201,9 @@ def test_bad_arguments_raise_config_errors() -> None:
             bot.act(done)
     with pytest.raises(ConfigError, match="terminal"):
         search(done)
-    with pytest.raises(TypeError, match="game state"):
+    with pytest.raises(InvalidStateError, match="state of the Rust engine"):
         search("not a state")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="game state"):
+    with pytest.raises(InvalidStateError, match="state of the Rust engine"):
         RandomBot().act(42)  # type: ignore[arg-type]
 
 

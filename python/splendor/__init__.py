@@ -9,10 +9,9 @@ reference engine with the same API is :mod:`splendor.reference`.
 0
 """
 
-from __future__ import annotations
+import importlib.metadata as _metadata
 
-from importlib.metadata import PackageNotFoundError, version
-
+from splendor import errors
 from splendor._core import (
     VARIANTS,
     Action,
@@ -40,6 +39,7 @@ from splendor.errors import (
     IllegalActionError,
     InvalidActionError,
     InvalidStateError,
+    MatchInterrupted,
     NetworkError,
     SplendorError,
 )
@@ -48,8 +48,8 @@ from splendor.protocol import GameState
 from splendor.view import from_view
 
 try:
-    __version__ = version("splendor")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__: str = _metadata.version("splendor")
+except _metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0"
 
 __all__ = [
@@ -65,6 +65,7 @@ __all__ = [
     "InvalidActionError",
     "InvalidStateError",
     "MarvelState",
+    "MatchInterrupted",
     "MatchResult",
     "MctsBot",
     "Network",
@@ -76,6 +77,7 @@ __all__ = [
     "SplendorError",
     "VectorEnv",
     "__version__",
+    "errors",
     "from_json",
     "from_view",
     "match",
@@ -85,3 +87,8 @@ __all__ = [
     "random_playout",
     "search",
 ]
+
+
+def __dir__() -> list[str]:
+    """The public names (``__all__``), not the submodules imported along the way."""
+    return sorted(__all__)

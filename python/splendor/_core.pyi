@@ -2,12 +2,19 @@
 
 import os
 from collections.abc import Callable, Sequence
-from typing import Any, Final, SupportsIndex, TypedDict, final
+from typing import (
+    Any,
+    Final,
+    Literal,
+    SupportsIndex,
+    TypeAlias,
+    TypedDict,
+    final,
+    overload,
+)
 
 import numpy as np
 import numpy.typing as npt
-
-from splendor.protocol import GameState
 
 __all__ = [
     "VARIANTS",
@@ -25,6 +32,8 @@ __all__ = [
     "VectorEnv",
     "_live_marvel_card_sets",
     "_observation_spec",
+    "_restore_match_result",
+    "_restore_search_result",
     "from_json",
     "match",
     "new_game",
@@ -46,11 +55,11 @@ class Action:
 
     Args:
         variant: The variant name, e.g. ``"base"``.
-        id: The action id, in ``0..num_actions`` of that variant.
+        id: The action id, between 0 and ``num_actions - 1`` of that variant.
 
     Raises:
-        ConfigError: The variant is unknown.
-        InvalidActionError: The id is out of range.
+        ConfigError: The variant is unknown or not a str.
+        InvalidActionError: The id is not an integer or out of range.
     """
 
     def __new__(cls, variant: str, id: int) -> Action: ...
@@ -77,9 +86,15 @@ class Outcome:
     """The result of a finished game.
 
     Args:
-        winners: The winning seats.
-        reason: Why the game ended.
-        num_players: Number of seats.
+        winners: The winning seats (several: a shared win; none: the turn cap
+            ended the game).
+        reason: Why the game ended: ``points``, ``crowns``, ``colour``,
+            ``gauntlet``, ``stalled`` or ``truncated``.
+        num_players: Number of seats (1 to 4).
+
+    Raises:
+        ConfigError: A seat out of range or repeated, an unknown reason, or
+            winners of a truncated game.
     """
 
     def __new__(cls, winners: list[int], reason: str, num_players: int) -> Outcome: ...
@@ -107,8 +122,8 @@ class Outcome:
         """Returns per seat.
 
         Returns:
-            ``1/k`` for each of ``k`` winners and 0 for everyone else (all zeros
-            when truncated).
+            Exactly ``1/k`` (a float64: 0.3333333333333333 for three) for each
+            of ``k`` winners and 0 for everyone else (all zeros when truncated).
         """
 
     def __eq__(self, value: object, /) -> bool: ...
@@ -125,6 +140,8 @@ class BaseState:
     """
 
     __hash__: None  # type: ignore[assignment]
+    def __new__(cls, *_args: object, **_kwargs: object) -> BaseState:
+        """No constructor: raises ``ConfigError`` (use ``new_game`` or ``from_json``)."""
 
     @staticmethod
     def from_json(text: str) -> BaseState:
@@ -138,7 +155,7 @@ class BaseState:
 
         Raises:
             InvalidStateError: The JSON is malformed, a view, or inconsistent
-                (the message names the problem).
+                (the message names the problem), or ``text`` is not a str.
         """
 
     def legal_actions(self) -> list[Action]:
@@ -206,7 +223,7 @@ class BaseState:
         """The result once the game is over, else None."""
 
     def returns(self) -> list[float]:
-        """One return per seat: the outcome's returns, zeros before the end."""
+        """One return per seat: the outcome's exact returns, zeros before the end."""
 
     def scores(self) -> list[int]:
         """Current points of each seat."""
@@ -250,7 +267,7 @@ class BaseState:
             seed: Seed of the SplitMix64 stream that reshuffles the hidden cards.
 
         Raises:
-            ConfigError: Bad seat or seed.
+            ConfigError: Bad seat or seed (an int between 0 and 2**64 - 1).
         """
 
     def action_from_text(self, text: str) -> Action:
@@ -282,6 +299,8 @@ class DuelState:
     """
 
     __hash__: None  # type: ignore[assignment]
+    def __new__(cls, *_args: object, **_kwargs: object) -> DuelState:
+        """No constructor: raises ``ConfigError`` (use ``new_game`` or ``from_json``)."""
 
     @staticmethod
     def from_json(text: str) -> DuelState:
@@ -295,7 +314,7 @@ class DuelState:
 
         Raises:
             InvalidStateError: The JSON is malformed, a view, or inconsistent
-                (the message names the problem).
+                (the message names the problem), or ``text`` is not a str.
         """
 
     def legal_actions(self) -> list[Action]:
@@ -363,7 +382,7 @@ class DuelState:
         """The result once the game is over, else None."""
 
     def returns(self) -> list[float]:
-        """One return per seat: the outcome's returns, zeros before the end."""
+        """One return per seat: the outcome's exact returns, zeros before the end."""
 
     def scores(self) -> list[int]:
         """Current prestige points of each seat (cards and royals)."""
@@ -407,7 +426,7 @@ class DuelState:
             seed: Seed of the SplitMix64 stream that reshuffles the hidden cards.
 
         Raises:
-            ConfigError: Bad seat or seed.
+            ConfigError: Bad seat or seed (an int between 0 and 2**64 - 1).
         """
 
     def action_from_text(self, text: str) -> Action:
@@ -444,6 +463,8 @@ class MarvelState:
     """
 
     __hash__: None  # type: ignore[assignment]
+    def __new__(cls, *_args: object, **_kwargs: object) -> MarvelState:
+        """No constructor: raises ``ConfigError`` (use ``new_game`` or ``from_json``)."""
 
     @staticmethod
     def from_json(
@@ -537,7 +558,7 @@ class MarvelState:
         """The result once the game is over, else None."""
 
     def returns(self) -> list[float]:
-        """One return per seat: the outcome's returns, zeros before the end."""
+        """One return per seat: the outcome's exact returns, zeros before the end."""
 
     def scores(self) -> list[int]:
         """Current points of each seat."""
@@ -581,7 +602,7 @@ class MarvelState:
             seed: Seed of the SplitMix64 stream that reshuffles the hidden cards.
 
         Raises:
-            ConfigError: Bad seat or seed.
+            ConfigError: Bad seat or seed (an int between 0 and 2**64 - 1).
         """
 
     def action_from_text(self, text: str) -> Action:
@@ -603,28 +624,64 @@ class MarvelState:
     def __deepcopy__(self, memo: Any, /) -> MarvelState: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
 
+_AnyState: TypeAlias = BaseState | DuelState | MarvelState
+"""A state of any variant of this engine (a name for the stubs only)."""
+
+@overload
+def new_game(
+    variant: Literal["base"],
+    *,
+    players: int | None = 2,
+    seed: int = 0,
+    turn_cap: int | None = 100,
+    cards: None = None,
+    locations: None = None,
+) -> BaseState: ...
+@overload
+def new_game(
+    variant: Literal["duel"],
+    *,
+    players: int | None = 2,
+    seed: int = 0,
+    turn_cap: int | None = 100,
+    cards: None = None,
+    locations: None = None,
+) -> DuelState: ...
+@overload
+def new_game(
+    variant: Literal["marvel"],
+    *,
+    players: int | None = 2,
+    seed: int = 0,
+    turn_cap: int | None = 100,
+    cards: str | os.PathLike[str] | None = None,
+    locations: str | os.PathLike[str] | None = None,
+) -> MarvelState: ...
+@overload
 def new_game(
     variant: str,
     *,
-    players: int = 2,
+    players: int | None = 2,
     seed: int = 0,
-    turn_cap: int = 100,
+    turn_cap: int | None = 100,
     cards: str | os.PathLike[str] | None = None,
     locations: str | os.PathLike[str] | None = None,
-) -> Any:
+) -> _AnyState:
     """Deals a new game.
 
     Args:
         variant: One of ``VARIANTS``, e.g. ``"base"``.
-        players: Number of seats.
-        seed: Seed of the SplitMix64 stream that deals the game (``0..2**64``).
-        turn_cap: Rounds after which the game ends as truncated.
+        players: Number of seats (2 to 4; Duel: 2). None: 2.
+        seed: Seed of the SplitMix64 stream that deals the game (an int
+            between 0 and 2**64 - 1).
+        turn_cap: Rounds after which the game ends as truncated. None: 100.
         cards: Marvel only: a corrected card file, as a path or the CSV text
             (None: the bundled file). See ``docs/marvel.md`` section 7.
         locations: Marvel only: a corrected location file, likewise.
 
     Returns:
-        The variant's state class (``BaseState``, ``DuelState`` or ``MarvelState``).
+        The variant's state class (``BaseState``, ``DuelState`` or ``MarvelState``;
+        a literal variant name gives type checkers the exact class).
 
     Raises:
         ConfigError: Unknown variant, bad player count, seed or turn cap, or
@@ -632,11 +689,12 @@ def new_game(
         CardDataError: A card or location file is malformed or unreadable.
     """
 
-def from_json(text: str) -> Any:
+def from_json(text: str) -> _AnyState:
     """Loads a full state of any variant, dispatching on its ``"variant"`` field.
 
     Raises:
-        InvalidStateError: The JSON is malformed, a view, or inconsistent.
+        InvalidStateError: The JSON is malformed, a view, or inconsistent, or
+            ``text`` is not a str.
     """
 
 class _RandomGames(TypedDict):
@@ -654,7 +712,12 @@ class _RandomGames(TypedDict):
     elapsed: float
 
 def random_games(
-    variant: str, n: int, *, players: int = 2, seed: int = 0, turn_cap: int = 100
+    variant: str,
+    n: int,
+    *,
+    players: int | None = 2,
+    seed: int = 0,
+    turn_cap: int | None = 100,
 ) -> _RandomGames:
     """Plays ``n`` uniformly random games in Rust with the GIL released.
 
@@ -662,9 +725,12 @@ def random_games(
     ``SplitMix64(seed + i).below(len(legal))`` among the ascending legal list
     each decision, so the reference engine can replay any of them.
 
+    Ctrl-C stops the batch and raises ``KeyboardInterrupt`` within a fraction
+    of a second.
+
     Args:
         variant: One of ``VARIANTS``.
-        n: Number of games.
+        n: Number of games (an int between 0 and 2**64 - 1).
         players: Number of seats.
         seed: Seed of the first game.
         turn_cap: Rounds after which a game ends as truncated.
@@ -676,6 +742,7 @@ def random_games(
 
     Raises:
         ConfigError: Unknown variant or bad options.
+        KeyboardInterrupt: Ctrl-C during the games.
     """
 
 def _live_marvel_card_sets() -> int:
@@ -684,82 +751,124 @@ def _live_marvel_card_sets() -> int:
     A custom set is freed with the last state that uses it.
     """
 
-def random_playout(state: BaseState | DuelState | MarvelState, seed: int) -> int:
+def random_playout(state: _AnyState, seed: int) -> int:
     """Plays ``state`` to the end in place with uniformly random legal actions.
 
     Each decision picks ``SplitMix64(seed).below(len(legal))`` from the
     ascending legal list, exactly as ``splendor.reference.random_playout``.
+    One game takes microseconds, so the GIL is kept.
 
     Args:
-        state: A state of any variant.
-        seed: Seed of the SplitMix64 stream (``0..2**64``).
+        state: A state of any variant (of this engine).
+        seed: Seed of the SplitMix64 stream (an int between 0 and 2**64 - 1).
 
     Returns:
         The number of decisions played.
 
     Raises:
-        TypeError: ``state`` is not a splendor state.
+        InvalidStateError: ``state`` is not a state of this engine.
         ConfigError: Bad seed.
     """
 
 # --- search, bots and matches (src/python/search.rs) ---
+#
+# Bots and ``search`` take the states of this engine only: a reference-engine
+# state raises InvalidStateError (convert it with ``from_json(state.to_json())``).
 
 @final
 class RandomBot:
     """Plays a uniformly random legal action; seeded, so reproducible.
 
+    Bots pickle and deep-copy with their random stream as it stands, so a copy
+    plays on exactly as the original.
+
     Args:
-        seed: Seeds the bot's own random stream (an int in ``0..2**64``).
+        seed: Seeds the bot's own random stream (an int between 0 and 2**64 - 1).
     """
 
     def __new__(cls, seed: int = 0) -> RandomBot: ...
-    def act(self, state: GameState) -> Action:
-        """The action this bot plays in ``state`` (any variant).
+    def act(self, state: _AnyState) -> Action:
+        """The action this bot plays in ``state``, a state of any variant.
+
+        Safe to call from several threads at once (calls are taken in turn).
 
         Raises:
             ConfigError: ``state`` is finished.
-            TypeError: ``state`` is not a game state.
+            InvalidStateError: ``state`` is not a state of this engine.
+        """
+
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    def __setstate__(self, state: int, /) -> None:
+        """Restores the random stream saved by ``__reduce__``.
+
+        Raises:
+            InvalidStateError: ``state`` is not an int between 0 and 2**64 - 1.
         """
 
 @final
 class GreedyBot:
     """One ply greedy: the action whose result has the best heuristic for the mover.
 
-    Ties are broken by the seeded random stream.
+    Ties are broken by the seeded random stream. Pickles and deep-copies like
+    :class:`RandomBot`.
+
+    Args:
+        seed: Seeds the tie-breaks (an int between 0 and 2**64 - 1).
     """
 
     def __new__(cls, seed: int = 0) -> GreedyBot: ...
-    def act(self, state: GameState) -> Action:
-        """The action this bot plays in ``state`` (any variant).
+    def act(self, state: _AnyState) -> Action:
+        """The action this bot plays in ``state``, a state of any variant.
+
+        Safe to call from several threads at once (calls are taken in turn).
 
         Raises:
             ConfigError: ``state`` is finished.
-            TypeError: ``state`` is not a game state.
+            InvalidStateError: ``state`` is not a state of this engine.
+        """
+
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    def __setstate__(self, state: int, /) -> None:
+        """Restores the random stream saved by ``__reduce__``.
+
+        Raises:
+            InvalidStateError: ``state`` is not an int between 0 and 2**64 - 1.
         """
 
 @final
 class MctsBot:
     """Information-set MCTS with determinization (reads nothing hidden).
 
+    Pickles and deep-copies with its settings and its stream of per-move seeds
+    as it stands, so a copy plays on exactly as the original.
+
     Args:
         iterations: Total iteration budget per move over all threads.
             ``None``: 1000, or no iteration limit when ``time_limit`` is given.
-        time_limit: Seconds per move, or ``None``. With both budgets the first
-            reached stops the search.
-        threads: Root-parallel search trees (one per thread), merged at the root.
+        time_limit: Seconds per move (a finite number >= 0), or ``None``. With
+            both budgets the first reached stops the search. ``0`` runs the
+            least search there is: the clock is read every 8 iterations, so 8
+            iterations per thread.
+        threads: Root-parallel search trees (one per thread, 1 to 256), merged
+            at the root.
         seed: Seeds the bot's stream of per-move search seeds.
-        max_nodes: Node cap per tree; once reached the tree stops growing.
+        max_nodes: Node cap per tree (2 to 2**31 - 1); once reached the tree
+            stops growing.
         rollout_depth: Rollout decisions before the heuristic cut. Rollouts play
             the variant's fast playout policy (base game) or move averages
             (MAST), with 30% uniform moves.
         exploration: Weight of the prior in the PUCT rule (rewards are in
-            ``[0, 1]``): a child scores ``mean + exploration * prior *
-            sqrt(n) / (1 + visits)``, the prior being a softmax over the
-            one-ply heuristic of each move. With ``prior_temperature=None``,
-            the UCT constant: ``mean + exploration * sqrt(ln(n) / visits)``.
+            ``[0, 1]``; a finite number >= 0): a child scores ``mean +
+            exploration * prior * sqrt(n) / (1 + visits)``, the prior being a
+            softmax over the one-ply heuristic of each move. With
+            ``prior_temperature=None``, the UCT constant: ``mean + exploration *
+            sqrt(ln(n) / visits)``.
         prior_temperature: Temperature (> 0) of that softmax, in heuristic
             units: lower trusts the heuristic more. ``None``: plain UCT, no
-            prior.
+            prior. A temperature so small that its reciprocal overflows
+            (below about 3e-39, e.g. 1e-320) is the softmax's limit: the whole
+            prior on the best move(s).
+
         network: A :class:`Network`, or the path of a network file, or
             ``None``. With a network the search is AlphaZero's PUCT: a leaf is
             expanded on its first visit with the network's prior over the legal
@@ -769,7 +878,7 @@ class MctsBot:
             determinization, so it sees nothing hidden.
 
     Raises:
-        ConfigError: A zero or negative budget, NaN time, zero threads, or a
+        ConfigError: A bad argument (the message names it and its range), or a
             ``network`` that is neither a Network nor a path.
         NetworkError: The network file is unreadable or bad. A network for
             another variant or player count is refused by :meth:`act`.
@@ -789,7 +898,7 @@ class MctsBot:
     ) -> MctsBot: ...
     @property
     def iterations(self) -> int:
-        """The iteration budget (0: time only)."""
+        """The iteration budget per move (0: time only)."""
 
     @property
     def time_limit(self) -> float | None:
@@ -803,17 +912,37 @@ class MctsBot:
     def network_sha256(self) -> str | None:
         """SHA-256 (hex) of the network file, or ``None`` for the rollout search."""
 
-    def act(self, state: GameState) -> Action:
+    def act(self, state: _AnyState) -> Action:
         """Searches ``state`` (GIL released) and returns the chosen action.
+
+        Ctrl-C stops the search and raises ``KeyboardInterrupt`` within a
+        fraction of a second. Safe to call from several threads at once: each
+        call draws its own seed from the bot's stream and searches in parallel
+        with the others.
 
         Raises:
             ConfigError: ``state`` is finished.
-            TypeError: ``state`` is not a game state.
+            InvalidStateError: ``state`` is not a state of this engine.
+            KeyboardInterrupt: Ctrl-C during the search.
+        """
+
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    def __setstate__(self, state: int, /) -> None:
+        """Restores the stream of per-move seeds saved by ``__reduce__``.
+
+        Raises:
+            InvalidStateError: ``state`` is not an int between 0 and 2**64 - 1.
         """
 
 @final
 class SearchResult:
-    """What :func:`search` found."""
+    """What :func:`search` found.
+
+    Results compare equal when every field is equal; they pickle and deep-copy.
+    """
+
+    def __new__(cls, *_args: object, **_kwargs: object) -> SearchResult:
+        """No constructor: raises ``ConfigError`` (results come from :func:`search`)."""
 
     @property
     def action(self) -> Action:
@@ -835,8 +964,12 @@ class SearchResult:
     def nodes(self) -> int:
         """Tree nodes over all threads."""
 
+    __hash__: None  # type: ignore[assignment]
+    def __eq__(self, value: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
 def search(
-    state: GameState,
+    state: _AnyState,
     *,
     iterations: int | None = None,
     time_limit: float | None = None,
@@ -851,13 +984,15 @@ def search(
     """Searches ``state`` for the player to move, with the GIL released.
 
     Reproducible for a fixed seed, thread count and iteration budget. The
-    arguments are those of :class:`MctsBot`.
+    arguments are those of :class:`MctsBot`. Ctrl-C stops the search (in every
+    thread) and raises ``KeyboardInterrupt`` within a fraction of a second.
 
     Raises:
         ConfigError: Bad arguments or a finished game.
         NetworkError: A bad network file, or a network for another variant or
             player count.
-        TypeError: ``state`` is not a game state.
+        InvalidStateError: ``state`` is not a state of this engine.
+        KeyboardInterrupt: Ctrl-C during the search.
     """
 
 @final
@@ -936,18 +1071,30 @@ class _BotResult(TypedDict):
 
 @final
 class MatchResult:
-    """The results of :func:`match`."""
+    """The results of :func:`match`.
+
+    Results compare equal when every field is equal; they pickle and deep-copy.
+    """
+
+    def __new__(cls, *_args: object, **_kwargs: object) -> MatchResult:
+        """No constructor: raises ``ConfigError`` (results come from :func:`match`)."""
 
     @property
-    def variant(self) -> str: ...
+    def variant(self) -> str:
+        """The variant played."""
+
     @property
-    def players(self) -> int: ...
+    def players(self) -> int:
+        """Seats per game."""
+
     @property
-    def games(self) -> int: ...
+    def games(self) -> int:
+        """Games played (finished)."""
+
     @property
     def bots(self) -> list[_BotResult]:
-        """Per bot in the order given: wins (shared wins as fractions), win
-        rate and its Wilson 95% interval."""
+        """Per bot in the order given: wins (a win shared by ``k`` players counts
+        exactly ``1/k``), win rate and its Wilson 95% interval."""
 
     @property
     def draws(self) -> int:
@@ -962,15 +1109,23 @@ class MatchResult:
         """Games ended because every player had to pass."""
 
     @property
-    def avg_decisions(self) -> float: ...
+    def avg_decisions(self) -> float:
+        """Mean decisions per game."""
+
     @property
-    def avg_turns(self) -> float: ...
+    def avg_turns(self) -> float:
+        """Mean completed turns per game."""
+
     @property
     def reasons(self) -> dict[str, int]:
         """Games per end reason (points, crowns, colour, gauntlet, stalled, truncated)."""
 
     def to_json(self) -> str:
-        """Compact JSON with sorted keys."""
+        """The results as compact JSON with sorted keys."""
+
+    __hash__: None  # type: ignore[assignment]
+    def __eq__(self, value: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
 
 def match(
     bots: Sequence[RandomBot | GreedyBot | MctsBot | str],
@@ -992,12 +1147,34 @@ def match(
     file at PATH; :func:`splendor.match` also resolves ``net:N`` / ``net:Ts``
     to the network shipped for the variant and player count). A bot object
     contributes its kind and settings; the seeds of the games' bots derive
-    from ``seed``. ``progress(done, total)`` is called
-    after each game; an exception in it stops the match and is re-raised.
+    from ``seed``.
+
+    ``progress(done, total)`` is called on the calling thread after each
+    finished game; an exception in it stops the match and is re-raised, and
+    ``progress`` is never called again.
+
+    Ctrl-C stops every game in flight (searches included) within a fraction of
+    a second and raises :class:`splendor.errors.MatchInterrupted` (a
+    ``KeyboardInterrupt``) whose ``result`` holds the games finished so far.
 
     Raises:
         ConfigError: A bad bot, variant, player count, game or thread count.
         NetworkError: A bad network file, or one for another game.
+        MatchInterrupted: Ctrl-C during the match.
+    """
+
+def _restore_search_result(payload: tuple[Any, ...]) -> SearchResult:
+    """Rebuilds a :class:`SearchResult` from its pickle (``__reduce__``).
+
+    Raises:
+        InvalidStateError: The payload is not one ``__reduce__`` wrote.
+    """
+
+def _restore_match_result(payload: tuple[Any, ...]) -> MatchResult:
+    """Rebuilds a :class:`MatchResult` from its pickle (``__reduce__``).
+
+    Raises:
+        InvalidStateError: The payload is not one ``__reduce__`` wrote.
     """
 
 class _SelfPlayRecord(TypedDict):

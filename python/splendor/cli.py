@@ -19,10 +19,13 @@ from typing import Any, NoReturn
 
 import splendor
 from splendor import render
-from splendor.errors import ConfigError, SplendorError
+from splendor.errors import ConfigError, MatchInterrupted, SplendorError
 from splendor.reference.rng import SplitMix64
 
 MAX_SEED = 2**64 - 1
+
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -46,10 +49,10 @@ def int_in(lo: int, hi: int) -> Callable[[str], int]:
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
         if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"must be in {lo}..{hi}, got {value}")
+            raise argparse.ArgumentTypeError(f"must be between {lo} and {hi}, got {value}")
         return value
 
-    parse.__name__ = f"integer in {lo}..{hi}"
+    parse.__name__ = f"integer between {lo} and {hi}"
     parse.lo = lo  # type: ignore[attr-defined]
     parse.hi = hi  # type: ignore[attr-defined]
     return parse
@@ -64,10 +67,10 @@ def float_in(lo: float, hi: float) -> Callable[[str], float]:
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
         if not lo <= value <= hi:  # also refuses nan
-            raise argparse.ArgumentTypeError(f"must be in {lo}..{hi}, got {value}")
+            raise argparse.ArgumentTypeError(f"must be between {lo} and {hi}, got {value}")
         return value
 
-    parse.__name__ = f"number in {lo}..{hi}"
+    parse.__name__ = f"number between {lo} and {hi}"
     parse.lo = lo  # type: ignore[attr-defined]
     parse.hi = hi  # type: ignore[attr-defined]
     parse.is_float = True  # type: ignore[attr-defined]
@@ -262,16 +265,25 @@ def _match(args: argparse.Namespace) -> int:
     if args.json:
         check_writable(args.json)  # before the match, not after hours of it
     bar = None if args.no_progress else ProgressBar(sys.stderr)
-    result = run_match(
-        bots,
-        variant=args.variant,
-        players=args.players,
-        games=args.games,
-        seed=args.seed,
-        threads=args.threads,
-        turn_cap=args.turn_cap,
-        progress=bar,
-    )
+    code = 0
+    try:
+        result = run_match(
+            bots,
+            variant=args.variant,
+            players=args.players,
+            games=args.games,
+            seed=args.seed,
+            threads=args.threads,
+            turn_cap=args.turn_cap,
+            progress=bar,
+        )
+    except MatchInterrupted as stop:
+        # Ctrl-C: the games finished so far are still worth a table.
+        if bar is not None and bar.tty:
+            sys.stderr.write("\n")
+        result, code = stop.result, INTERRUPTED
+        print(f"interrupted: {result.games} of {args.games} games finished")
+        print("splendor: interrupted", file=sys.stderr)
     print(format_table(result))
     if args.json:
         try:
@@ -284,7 +296,7 @@ def _match(args: argparse.Namespace) -> int:
             )
             print(result.to_json())
             return 1
-    return 0
+    return code
 
 
 def _add_match(sub: Any) -> None:
@@ -444,8 +456,12 @@ def _add_train(sub: Any) -> None:
         help="self-play run directory (or a folder of them) always trained on; repeatable",
     )
     p.add_argument("--no-generate", action="store_true", help="no self-play: train on --data only")
-    p.add_argument("--games", type=int_in(1, 10**7), default=200, help="self-play games per iteration")
-    p.add_argument("--selfplay-search", type=int_in(1, 10**7), default=400, help="search iterations per move")
+    p.add_argument(
+        "--games", type=int_in(1, 10**7), default=200, help="self-play games per iteration"
+    )
+    p.add_argument(
+        "--selfplay-search", type=int_in(1, 10**7), default=400, help="search iterations per move"
+    )
     p.add_argument(
         "--selfplay-option",
         action="append",
@@ -453,25 +469,44 @@ def _add_train(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="another splendor.selfplay setting, VALUE in JSON (e.g. temperature_moves=20)",
     )
-    p.add_argument("--window", type=int_in(1, 10**9), default=300_000, help="replay window in samples")
-    p.add_argument("--steps", type=int_in(1, 10**8), default=1000, help="training steps per iteration")
+    p.add_argument(
+        "--window", type=int_in(1, 10**9), default=300_000, help="replay window in samples"
+    )
+    p.add_argument(
+        "--steps", type=int_in(1, 10**8), default=1000, help="training steps per iteration"
+    )
     p.add_argument("--batch-size", type=int_in(1, 1 << 20), default=256)
     p.add_argument("--lr", type=float_in(1e-9, 10.0), default=1e-3, help="Adam learning rate")
-    p.add_argument("--l2", type=float_in(0.0, 1.0), default=1e-3, help="L2 penalty (Adam weight decay)")
-    p.add_argument("--validation", type=float_in(0.0, 0.5), default=0.05, help="share of games held out")
+    p.add_argument(
+        "--l2", type=float_in(0.0, 1.0), default=1e-3, help="L2 penalty (Adam weight decay)"
+    )
+    p.add_argument(
+        "--validation", type=float_in(0.0, 0.5), default=0.05, help="share of games held out"
+    )
     p.add_argument("--checkpoint-every", type=int_in(1, 10**8), default=250, help="training steps")
-    p.add_argument("--gate-games", type=int_in(0, 10**6), default=200, help="0: accept every candidate")
-    p.add_argument("--gate-search", type=int_in(1, 10**7), default=200, help="search iterations per move")
+    p.add_argument(
+        "--gate-games", type=int_in(0, 10**6), default=200, help="0: accept every candidate"
+    )
+    p.add_argument(
+        "--gate-search", type=int_in(1, 10**7), default=200, help="search iterations per move"
+    )
     p.add_argument("--gate-threshold", type=float_in(0.0, 1.0), default=0.55)
     p.add_argument(
-        "--gate-min-lower", type=float_in(0.0, 1.0), default=0.5, help="Wilson lower bound must exceed this"
+        "--gate-min-lower",
+        type=float_in(0.0, 1.0),
+        default=0.5,
+        help="Wilson lower bound must exceed this",
     )
     p.add_argument("--eval-every", type=int_in(0, 10**6), default=1, help="iterations (0: never)")
     p.add_argument("--eval-games", type=int_in(0, 10**6), default=100)
-    p.add_argument("--eval-search", type=int_in(1, 10**7), default=200, help="search iterations per move")
+    p.add_argument(
+        "--eval-search", type=int_in(1, 10**7), default=200, help="search iterations per move"
+    )
     p.add_argument("--eval-opponents", default="greedy,mcts:1000", help="comma-separated specs")
     p.add_argument("--threads", type=int_in(1, 256), default=1, help="self-play and match threads")
-    p.add_argument("--torch-threads", type=int_in(1, 256), default=1, help="PyTorch threads for training")
+    p.add_argument(
+        "--torch-threads", type=int_in(1, 256), default=1, help="PyTorch threads for training"
+    )
     p.add_argument("--turn-cap", type=int_in(1, 10**6), default=100)
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=_train)
@@ -576,6 +611,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     try:
         code: int = args.func(args)
+    except KeyboardInterrupt:
+        # Ctrl-C ends any command quietly: the long calls stop within a
+        # fraction of a second, and no traceback is worth showing.
+        print("\nsplendor: interrupted", file=sys.stderr)
+        return INTERRUPTED
     except SplendorError as exc:
         # A bad value the parser could not check (a bot spec, a file): status 2 as argparse's.
         print(f"splendor {args.command}: error: {exc}", file=sys.stderr)

@@ -7,6 +7,11 @@ from is left exactly as it was.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from splendor._core import MatchResult
+
 
 class SplendorError(Exception):
     """Base class of every error raised by splendor."""
@@ -36,12 +41,25 @@ class NetworkError(SplendorError, ValueError):
     """A bad network file, or a network that does not fit the game it is asked to play."""
 
 
+class MatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`splendor.match`; ``result`` holds the games finished so far.
+
+    A :class:`KeyboardInterrupt`, so ``except KeyboardInterrupt`` catches it too.
+    """
+
+    def __init__(self, message: str, result: MatchResult) -> None:
+        super().__init__(message)
+        self.result = result
+        """The :class:`splendor.MatchResult` of the games finished before the interrupt."""
+
+
 __all__ = [
     "CardDataError",
     "ConfigError",
     "IllegalActionError",
     "InvalidActionError",
     "InvalidStateError",
+    "MatchInterrupted",
     "NetworkError",
     "SplendorError",
 ]

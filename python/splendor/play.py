@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import re
 import sys
+import tempfile
 import textwrap
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TextIO
 
 import splendor
@@ -259,6 +261,29 @@ class Session:
         self.last.append(f"{self.who(player)}: {action}")
 
     def run(self) -> int:
+        """Plays to the end; on Ctrl-C saves the game and returns 130."""
+        try:
+            return self._play()
+        except KeyboardInterrupt:
+            return self.interrupted()
+
+    def interrupted(self) -> int:
+        """Ctrl-C: saves an unfinished game where the player can find it, says how to go on."""
+        self.say()
+        if self.state.is_terminal():
+            self.say("interrupted")
+            return INTERRUPTED
+        path = autosave(self.state.to_json())
+        if path is None:
+            self.say("interrupted; the game could not be saved")
+        else:
+            self.say(
+                f"interrupted: the game is saved to {path}; continue it with\n"
+                f"  splendor play --load {path} --bot {self.bot_spec} --seat {self.seat}"
+            )
+        return INTERRUPTED
+
+    def _play(self) -> int:
         while not self.state.is_terminal():
             player = self.state.current_player
             if player == self.seat:
@@ -279,6 +304,33 @@ class Session:
             by = ", ".join(self.who(w) for w in winners)
             self.say(self.style(f"you lose: won by {by} ({outcome.reason})", RED))
         return 0
+
+
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT)."""
+
+AUTOSAVE = "splendor-autosave"
+
+
+def autosave(text: str) -> str | None:
+    """Writes ``text`` to a new ``splendor-autosave*.json`` file; its path, or None.
+
+    The current directory first (where ``--load`` finds it by its short name),
+    then the temporary directory; an existing save is never overwritten.
+    """
+    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
+        for n in range(1000):
+            name = f"{AUTOSAVE}.json" if n == 0 else f"{AUTOSAVE}-{n}.json"
+            path = folder / name
+            try:
+                with open(path, "x", encoding="utf-8") as f:
+                    f.write(text)
+            except FileExistsError:
+                continue
+            except OSError:
+                break
+            return name if folder == Path.cwd() else str(path)
+    return None
 
 
 def main(
@@ -326,7 +378,9 @@ def main(
         state = splendor.new_game(variant or "base", players=players or 2, seed=seed)
     make_bot(bot, seed, state.variant, state.num_players)  # fail early on a bad spec
     if not 0 <= seat < state.num_players:
-        raise splendor.ConfigError(f"seat must be in 0..{state.num_players - 1}, got {seat}")
+        raise splendor.ConfigError(
+            f"seat must be between 0 and {state.num_players - 1}, got {seat}"
+        )
     session = Session(state, seat, bot, inp, out, use_color, seed)
     if load is not None:
         session.last.append(f"loaded {load} ({state.variant}, {state.num_players} seats)")

@@ -1,6 +1,6 @@
 """The state interface both engines implement (``splendor`` and ``splendor.reference``).
 
-Code written against :class:`GameState` (bots, the CLI, the tests) runs on either
+Code written against :class:`GameState` (the CLI, the tests, bots written in Python) runs on either
 engine and every variant.
 """
 

@@ -428,7 +428,9 @@ impl<G: Observed> Slot<G> {
         match self.game.outcome() {
             Some(outcome) if self.game.is_terminal() => {
                 let returns = outcome.returns();
-                row.rewards.copy_from_slice(&returns[..row.rewards.len()]);
+                for (slot, &r) in row.rewards.iter_mut().zip(&returns) {
+                    *slot = r as f32;
+                }
                 *row.terminated = !outcome.truncated();
                 *row.truncated = outcome.truncated();
                 *row.episode_length = self.decisions;

@@ -1,7 +1,8 @@
 //! The `Action` and `Outcome` classes, shared by every variant.
 
-use super::errors;
-use crate::game::{Action, Game, GameError, Outcome};
+use super::{args, errors};
+use crate::game::{Action, EndReason, Game, GameError, Outcome, MAX_PLAYERS};
+use crate::search::arena::REASONS;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString, PyTuple};
 use std::collections::hash_map::DefaultHasher;
@@ -27,7 +28,18 @@ impl VariantInfo {
     }
 }
 
-/// An action of one variant: a stable id and its text form.
+/// An action of one variant: a stable integer id and its text form.
+///
+/// `int(action)` is the id and `str(action)` the canonical text. Actions
+/// compare equal when variant and id are equal, and are hashable.
+///
+/// Args:
+///     variant: The variant name, e.g. "base".
+///     id: The action id, between 0 and `num_actions - 1` of that variant.
+///
+/// Raises:
+///     ConfigError: The variant is unknown or not a str.
+///     InvalidActionError: The id is not an integer or out of range.
 #[pyclass(frozen, module = "splendor._core", name = "Action")]
 pub(crate) struct PyAction {
     pub info: VariantInfo,
@@ -46,13 +58,10 @@ impl PyAction {
 #[pymethods]
 impl PyAction {
     #[new]
-    fn py_new(variant: &str, id: i64) -> PyResult<Self> {
-        let info = super::variant_info(variant).ok_or_else(|| {
-            errors::config(format!(
-                "unknown variant {variant:?}; expected one of {}",
-                super::VARIANTS.join(", ")
-            ))
-        })?;
+    #[pyo3(text_signature = "(variant, id)")]
+    fn py_new(variant: &Bound<'_, PyAny>, id: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let variant = args::variant(variant)?;
+        let info = super::variant_info(variant).ok_or_else(|| super::unknown_variant(variant))?;
         let id = checked_id(id, info.num_actions)?;
         Ok(Self { info, id })
     }
@@ -69,7 +78,7 @@ impl PyAction {
         self.id
     }
 
-    /// The canonical text form.
+    /// The canonical text form (same as `str(action)`).
     #[getter]
     fn text(&self) -> String {
         (self.info.text)(Action(self.id))
@@ -111,6 +120,7 @@ impl PyAction {
         h.finish()
     }
 
+    /// Pickle support.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let me = slf.get();
         let args = (me.info.name, me.id);
@@ -118,15 +128,10 @@ impl PyAction {
     }
 }
 
-/// Checks an id against a variant's action space.
-fn checked_id(id: i64, num_actions: usize) -> PyResult<u16> {
-    if id >= 0 && (id as u64) < num_actions as u64 {
-        Ok(id as u16)
-    } else {
-        Err(errors::invalid_action(format!(
-            "action id {id} is out of range 0..{num_actions}"
-        )))
-    }
+/// Reads an action id for a variant with `num_actions` actions.
+fn checked_id(id: &Bound<'_, PyAny>, num_actions: usize) -> PyResult<u16> {
+    let hi = num_actions as i128 - 1;
+    Ok(args::int_between(id, "action id", 0, hi, errors::invalid_action)? as u16)
 }
 
 /// The variant of an action object of the other engine: an object of a class
@@ -168,8 +173,8 @@ pub(crate) fn resolve<G: Game>(a: &Bound<'_, PyAny>) -> PyResult<Action> {
             "an action must be an Action, an int id or text, not bool".to_owned(),
         ));
     }
-    if let Ok(s) = a.cast::<PyString>() {
-        let text = s.to_str()?;
+    if a.cast::<PyString>().is_ok() {
+        let text = args::text(a, "action text", errors::invalid_action)?;
         return G::parse_action(text).map_err(errors::to_py);
     }
     if let Some(variant) = foreign_action_variant(a) {
@@ -181,18 +186,12 @@ pub(crate) fn resolve<G: Game>(a: &Bound<'_, PyAny>) -> PyResult<Action> {
             )));
         }
     }
-    if let Ok(index) = a.call_method0("__index__") {
-        return match index.extract::<i64>() {
-            Ok(v) => checked_id(v, G::NUM_ACTIONS).map(Action),
-            Err(_) => Err(errors::invalid_action(format!(
-                "action id {index} is out of range 0..{}",
-                G::NUM_ACTIONS
-            ))),
-        };
+    if args::integer(a).is_some() {
+        return checked_id(a, G::NUM_ACTIONS).map(Action);
     }
-    let type_name = a.get_type().name()?;
     Err(errors::invalid_action(format!(
-        "an action must be an Action, an int id or text, not {type_name}"
+        "an action must be an Action, an int id or text, not {}",
+        args::type_name(a)
     )))
 }
 
@@ -202,112 +201,163 @@ pub(crate) fn ok<T>(r: Result<T, GameError>) -> PyResult<T> {
 }
 
 /// The result of a finished game.
+///
+/// Args:
+///     winners: The winning seats (several: a shared win; none: the turn cap
+///         ended the game).
+///     reason: Why the game ended: points, crowns, colour, gauntlet, stalled
+///         or truncated.
+///     num_players: Number of seats (1 to 4).
+///
+/// Raises:
+///     ConfigError: A seat out of range or repeated, an unknown reason, or
+///         winners of a truncated game.
 #[pyclass(frozen, module = "splendor._core", name = "Outcome")]
 pub(crate) struct PyOutcome {
-    winners: Vec<u8>,
-    reason: String,
-    num_players: u8,
+    outcome: Outcome,
 }
 
 impl PyOutcome {
     pub(crate) fn from_outcome(o: &Outcome) -> Self {
-        Self {
-            winners: o.winner_list(),
-            reason: o.reason.as_str().to_owned(),
-            num_players: o.num_players,
-        }
+        Self { outcome: *o }
     }
 }
 
 #[pymethods]
 impl PyOutcome {
     #[new]
-    fn py_new(winners: Vec<u8>, reason: String, num_players: u8) -> Self {
-        Self {
-            winners,
-            reason,
+    #[pyo3(text_signature = "(winners, reason, num_players)")]
+    fn py_new(
+        winners: &Bound<'_, PyAny>,
+        reason: &Bound<'_, PyAny>,
+        num_players: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let n = args::int_between(
             num_players,
+            "num_players",
+            1,
+            MAX_PLAYERS as i128,
+            errors::config,
+        )?;
+        let name = args::text(reason, "reason", errors::config)?;
+        let reason = REASONS
+            .iter()
+            .copied()
+            .find(|r| r.as_str() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = REASONS.iter().map(|r| r.as_str()).collect();
+                errors::config(format!(
+                    "unknown reason {name:?}; expected one of {}",
+                    names.join(", ")
+                ))
+            })?;
+        if winners.cast::<PyString>().is_ok() {
+            return Err(errors::config(
+                "winners must be a list of seats, not a str".into(),
+            ));
         }
+        let seats = winners.try_iter().map_err(|_| {
+            errors::config(format!(
+                "winners must be a list of seats, not {}",
+                args::type_name(winners)
+            ))
+        })?;
+        let mut mask = 0u8;
+        for seat in seats {
+            let p = args::int_between(&seat?, "a winner", 0, n - 1, errors::config)?;
+            if mask & (1 << p) != 0 {
+                return Err(errors::config(format!("winner {p} is listed twice")));
+            }
+            mask |= 1 << p;
+        }
+        if reason == EndReason::Truncated && mask != 0 {
+            return Err(errors::config("a truncated game has no winner".into()));
+        }
+        Ok(Self {
+            outcome: Outcome {
+                winners: mask,
+                reason,
+                num_players: n as u8,
+            },
+        })
     }
 
     /// The winning seats, ascending (several: a shared win; none: truncated).
     #[getter]
     fn winners<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, &self.winners)
+        PyTuple::new(py, self.outcome.winner_list())
     }
 
-    /// Why the game ended.
+    /// Why the game ended: points, crowns, colour, gauntlet, stalled or
+    /// truncated.
     #[getter]
-    fn reason(&self) -> &str {
-        &self.reason
+    fn reason(&self) -> &'static str {
+        self.outcome.reason.as_str()
     }
 
     /// Number of seats.
     #[getter]
     fn num_players(&self) -> u8 {
-        self.num_players
+        self.outcome.num_players
     }
 
     /// True when the turn cap ended the game.
     #[getter]
     fn truncated(&self) -> bool {
-        self.reason == "truncated"
+        self.outcome.truncated()
     }
 
     /// True when every player had to pass for a full round.
     #[getter]
     fn stalled(&self) -> bool {
-        self.reason == "stalled"
+        self.outcome.stalled()
     }
 
-    /// `1/k` to each of `k` winners, 0 to everyone else.
+    /// Returns per seat: exactly `1/k` (a float64) to each of `k` winners, 0
+    /// to everyone else (all zeros when truncated).
+    #[pyo3(text_signature = "($self)")]
     fn returns(&self) -> Vec<f64> {
-        let k = self.winners.len();
-        (0..self.num_players)
-            .map(|p| {
-                if self.winners.contains(&p) {
-                    1.0 / k as f64
-                } else {
-                    0.0
-                }
-            })
-            .collect()
+        let n = usize::from(self.outcome.num_players);
+        self.outcome.returns()[..n].to_vec()
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
         let py = other.py();
         match other.cast::<PyOutcome>() {
-            Ok(o) => {
-                let o = o.get();
-                let same = o.winners == self.winners
-                    && o.reason == self.reason
-                    && o.num_players == self.num_players;
-                PyBool::new(py, same).to_owned().into_any().unbind()
-            }
+            Ok(o) => PyBool::new(py, o.get().outcome == self.outcome)
+                .to_owned()
+                .into_any()
+                .unbind(),
             Err(_) => py.NotImplemented(),
         }
     }
 
     fn __hash__(&self) -> u64 {
         let mut h = DefaultHasher::new();
-        (&self.winners, &self.reason, self.num_players).hash(&mut h);
+        self.outcome.hash(&mut h);
         h.finish()
     }
 
     fn __repr__(&self) -> String {
-        let winners: Vec<String> = self.winners.iter().map(u8::to_string).collect();
+        let winners: Vec<String> = self
+            .outcome
+            .winner_list()
+            .iter()
+            .map(u8::to_string)
+            .collect();
         let comma = if winners.len() == 1 { "," } else { "" };
         format!(
             "Outcome(winners=({}{comma}), reason='{}', num_players={})",
             winners.join(", "),
-            self.reason,
-            self.num_players
+            self.reason(),
+            self.outcome.num_players
         )
     }
 
+    /// Pickle support.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let me = slf.get();
-        let args = (me.winners.clone(), me.reason.clone(), me.num_players);
+        let o = slf.get().outcome;
+        let args = (o.winner_list(), o.reason.as_str(), o.num_players);
         (slf.get_type(), args).into_pyobject(slf.py())
     }
 }

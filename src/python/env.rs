@@ -198,7 +198,11 @@ impl PyVectorEnv {
         threads: Option<&Bound<'_, PyAny>>,
         normalize: bool,
     ) -> PyResult<Self> {
-        let game = state::config(players, seed, turn_cap)?;
+        let game = state::config(
+            &super::args::Arg(players.cloned()),
+            seed,
+            &super::args::Arg(turn_cap.cloned()),
+        )?;
         let n = state::int_arg(Some(num_envs), "num_envs", 1)?;
         let num_envs = usize::try_from(n)
             .ok()

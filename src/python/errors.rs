@@ -33,3 +33,8 @@ pub(crate) fn config(msg: String) -> PyErr {
 pub(crate) fn invalid_action(msg: String) -> PyErr {
     InvalidActionError::new_err(msg)
 }
+
+/// Shorthand for the `InvalidStateError` raised on a bad state argument.
+pub(crate) fn invalid_state(msg: String) -> PyErr {
+    InvalidStateError::new_err(msg)
+}

@@ -1,6 +1,7 @@
 //! `random_games`: many uniformly random games in one Python call, played in
 //! Rust with the GIL released, so Python pays the call overhead once.
 
+use crate::cancel::Cancel;
 use crate::game::{Config, Game, MAX_PLAYERS};
 use crate::playout::random_playout;
 use crate::rng::SplitMix64;
@@ -21,13 +22,21 @@ pub(crate) struct Totals {
 
 /// Plays `n` games: game `i` is dealt from seed `seed + i` and played with
 /// `SplitMix64(seed + i)` by [`random_playout`], so the reference engine's
-/// `random_playout` replays any of them.
-pub(crate) fn run<G: Game>(config: Config, n: u64) -> Result<Totals, crate::game::GameError> {
+/// `random_playout` replays any of them. Stops before the next game once
+/// `cancel` is set (a game takes microseconds), with the totals so far.
+pub(crate) fn run<G: Game>(
+    config: Config,
+    n: u64,
+    cancel: &Cancel,
+) -> Result<Totals, crate::game::GameError> {
     // Validate the configuration once, before timing.
     G::new_game(&config)?;
     let start = Instant::now();
     let mut t = Totals::default();
     for i in 0..n {
+        if cancel.poll() {
+            break;
+        }
         let s = config.seed.wrapping_add(i);
         let mut state = G::new_game(&Config { seed: s, ..config })?;
         let mut rng = SplitMix64::new(s);

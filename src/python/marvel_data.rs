@@ -88,16 +88,16 @@ pub(crate) fn live_sets() -> usize {
     reg.values().filter(|w| w.strong_count() > 0).count()
 }
 
+fn card_data_error(msg: String) -> PyErr {
+    errors::CardDataError::new_err(msg)
+}
+
 fn text_of(arg: Option<&Bound<'_, PyAny>>, bundled: &str) -> PyResult<String> {
     let Some(arg) = arg.filter(|a| !a.is_none()) else {
         return Ok(bundled.to_owned());
     };
-    if let Ok(s) = arg.cast::<PyString>() {
-        let s = s.to_str().map_err(|_| {
-            errors::CardDataError::new_err(
-                "a card file argument holds a lone surrogate: it is not valid text".to_owned(),
-            )
-        })?;
+    if arg.cast::<PyString>().is_ok() {
+        let s = super::args::text(arg, "a card file", card_data_error)?;
         if s.contains('\n') {
             return Ok(s.to_owned());
         }

@@ -10,9 +10,11 @@
 //! `BaseState` stub; `mypy.stubtest` checks it).
 
 pub(crate) mod action;
+pub(crate) mod args;
 mod env;
 pub(crate) mod errors;
 mod games;
+pub(crate) mod interrupt;
 mod marvel_data;
 mod network;
 pub(crate) mod search;
@@ -21,6 +23,7 @@ pub(crate) mod state;
 
 use crate::game::{Config, Game};
 use action::{PyAction, PyOutcome, VariantInfo};
+use args::Arg;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use state::Seed;
@@ -77,7 +80,8 @@ macro_rules! variants {
 
         fn run_random_games(py: Python<'_>, variant: &str, config: Config, n: u64) -> PyResult<games::Totals> {
             $( if variant == <$g as Game>::VARIANT {
-                return action::ok(py.detach(|| games::run::<$g>(config, n)));
+                let totals = interrupt::run(py, move |cancel| games::run::<$g>(config, n, cancel))?;
+                return action::ok(totals);
             } )*
             let _ = (py, config, n);
             Err(unknown_variant(variant))
@@ -108,10 +112,24 @@ impl StateVisitor for RandomPlayout {
     }
 }
 
-/// Plays `state` to the end in place with uniformly random legal actions
-/// (`SplitMix64(seed).below(len)` over the ascending legal list, as the
-/// reference engine's `random_playout`); returns the number of decisions.
+/// Plays `state` to the end in place with uniformly random legal actions.
+///
+/// Each decision picks `SplitMix64(seed).below(len(legal))` from the
+/// ascending legal list, exactly as `splendor.reference.random_playout`.
+/// One game takes microseconds, so the GIL is kept.
+///
+/// Args:
+///     state: A state of any variant (of this engine).
+///     seed: Seed of the SplitMix64 stream (an int between 0 and 2**64 - 1).
+///
+/// Returns:
+///     The number of decisions played.
+///
+/// Raises:
+///     InvalidStateError: `state` is not a state of this engine.
+///     ConfigError: Bad seed.
 #[pyfunction]
+#[pyo3(text_signature = "(state, seed)")]
 fn random_playout(state: &Bound<'_, PyAny>, seed: Seed) -> PyResult<usize> {
     visit_state(state, RandomPlayout(seed.0))
 }
@@ -131,22 +149,41 @@ fn unknown_variant(variant: &str) -> PyErr {
     ))
 }
 
-/// Deals a new game of `variant`.
+/// Deals a new game.
+///
+/// Args:
+///     variant: One of `VARIANTS`, e.g. "base".
+///     players: Number of seats (2 to 4; Duel: 2). None: 2.
+///     seed: Seed of the SplitMix64 stream that deals the game (an int
+///         between 0 and 2**64 - 1).
+///     turn_cap: Rounds after which the game ends as truncated. None: 100.
+///     cards: Marvel only: a corrected card file, as a path or the CSV text
+///         (None: the bundled file).
+///     locations: Marvel only: a corrected location file, likewise.
+///
+/// Returns:
+///     The variant's state class (BaseState, DuelState or MarvelState).
+///
+/// Raises:
+///     ConfigError: Unknown variant, bad player count, seed or turn cap, or
+///         card files for a variant other than marvel.
+///     CardDataError: A card or location file is malformed or unreadable.
 #[pyfunction]
-#[pyo3(signature = (variant, *, players=None, seed=Seed(0), turn_cap=None, cards=None, locations=None))]
+#[pyo3(signature = (variant, *, players=Arg(None), seed=Seed(0), turn_cap=Arg(None), cards=None, locations=None))]
 #[pyo3(
     text_signature = "(variant, *, players=2, seed=0, turn_cap=100, cards=None, locations=None)"
 )]
 fn new_game(
     py: Python<'_>,
-    variant: &str,
-    players: Option<&Bound<'_, PyAny>>,
+    variant: &Bound<'_, PyAny>,
+    players: Arg<'_>,
     seed: Seed,
-    turn_cap: Option<&Bound<'_, PyAny>>,
+    turn_cap: Arg<'_>,
     cards: Option<&Bound<'_, PyAny>>,
     locations: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let config = state::config(players, seed, turn_cap)?;
+    let variant = args::variant(variant)?;
+    let config = state::config(&players, seed, &turn_cap)?;
     if cards.is_some() || locations.is_some() {
         let (data, keep) = marvel_data::load(variant, cards, locations)?;
         let inner = action::ok(crate::variants::marvel::MarvelState::new_with_data(
@@ -157,8 +194,19 @@ fn new_game(
     new_state(py, variant, &config)
 }
 
-/// Loads a full state from its JSON text, dispatching on its `"variant"`.
+/// Loads a full state of any variant, dispatching on its "variant" field.
+///
+/// Args:
+///     text: JSON text as written by `to_json()`.
+///
+/// Returns:
+///     The variant's state class (BaseState, DuelState or MarvelState).
+///
+/// Raises:
+///     InvalidStateError: The JSON is malformed, a view, or inconsistent
+///         (the message names the problem), or `text` is not a str.
 #[pyfunction]
+#[pyo3(text_signature = "(text)")]
 fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let value: serde_json::Value = serde_json::from_str(state::json_text(text)?).map_err(|e| {
         errors::InvalidStateError::new_err(format!("state JSON does not parse: {e}"))
@@ -172,21 +220,42 @@ fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 }
 
 /// Plays `n` uniformly random games in Rust with the GIL released.
+///
+/// Game `i` is dealt from seed `seed + i` and played by choosing
+/// `SplitMix64(seed + i).below(len(legal))` among the ascending legal list
+/// each decision, so the reference engine can replay any of them. Ctrl-C
+/// stops the batch and raises KeyboardInterrupt within a fraction of a
+/// second.
+///
+/// Args:
+///     variant: One of `VARIANTS`.
+///     n: Number of games (an int between 0 and 2**64 - 1).
+///     players: Number of seats.
+///     seed: Seed of the first game.
+///     turn_cap: Rounds after which a game ends as truncated.
+///
+/// Returns:
+///     Totals: `games`, `decisions`, `turns`, `truncated`, `stalled`,
+///     `shared` (games with several winners), `wins` (games won per seat,
+///     shared wins included) and `elapsed` (seconds of play).
+///
+/// Raises:
+///     ConfigError: Unknown variant or bad options.
+///     KeyboardInterrupt: Ctrl-C during the games.
 #[pyfunction]
-#[pyo3(signature = (variant, n, *, players=None, seed=Seed(0), turn_cap=None))]
+#[pyo3(signature = (variant, n, *, players=Arg(None), seed=Seed(0), turn_cap=Arg(None)))]
 #[pyo3(text_signature = "(variant, n, *, players=2, seed=0, turn_cap=100)")]
 fn random_games<'py>(
     py: Python<'py>,
-    variant: &str,
+    variant: &Bound<'py, PyAny>,
     n: &Bound<'py, PyAny>,
-    players: Option<&Bound<'_, PyAny>>,
+    players: Arg<'_>,
     seed: Seed,
-    turn_cap: Option<&Bound<'_, PyAny>>,
+    turn_cap: Arg<'_>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let n = state::int_arg(Some(n), "n", 0)?;
-    let n = u64::try_from(n)
-        .map_err(|_| errors::config(format!("n must be a non-negative int, got {n}")))?;
-    let config = state::config(players, seed, turn_cap)?;
+    let variant = args::variant(variant)?;
+    let n = args::int_between(n, "n", 0, u64::MAX.into(), errors::config)? as u64;
+    let config = state::config(&players, seed, &turn_cap)?;
     let t = run_random_games(py, variant, config, n)?;
     let d = PyDict::new(py);
     d.set_item("variant", variant)?;

@@ -52,8 +52,14 @@ impl PyNetwork {
     /// A network argument: a `Network`, or a path (`str` / `os.PathLike`)
     /// to read one from.
     pub(crate) fn argument(obj: &Bound<'_, PyAny>) -> PyResult<Arc<Network>> {
+        Ok(Self::object(obj)?.get().net.clone())
+    }
+
+    /// The `Network` object of a network argument (the argument itself, or
+    /// one read from the path), so that a bot can pickle its network.
+    pub(crate) fn object<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyNetwork>> {
         if let Ok(n) = obj.cast::<PyNetwork>() {
-            return Ok(n.get().net.clone());
+            return Ok(n.clone());
         }
         let path: std::path::PathBuf = obj.extract().map_err(|_| {
             let name = obj
@@ -71,7 +77,7 @@ impl PyNetwork {
                 path.display()
             ))
         })?;
-        Ok(Self::from_vec(bytes)?.net)
+        Bound::new(obj.py(), Self::from_vec(bytes)?)
     }
 }
 

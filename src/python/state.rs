@@ -3,29 +3,32 @@
 //! variant (a variant is then one line in `mod.rs`).
 
 use super::action::{ok, resolve, PyAction, PyOutcome};
+use super::args;
 use super::errors;
 use super::marvel_data::Keep;
-use crate::game::{ActionList, Config, Game, Player};
+use crate::game::{ActionList, Config, Game, Player, MAX_PLAYERS};
 use crate::rng::SplitMix64;
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyString};
+use pyo3::types::PyString;
 use pyo3::IntoPyObject;
 
 /// Reads a seat argument, rejecting anything outside `0..num_players`.
 pub(crate) fn seat<G: Game>(g: &G, player: SeatArg) -> PyResult<Player> {
-    let player = player.0;
     let n = g.num_players();
-    if player >= 0 && (player as u64) < n as u64 {
-        Ok(player as Player)
-    } else {
-        Err(errors::config(format!(
-            "player {player} is out of range 0..{n}"
-        )))
+    match player.0 {
+        Some(p) if p >= 0 && (p as u64) < n as u64 => Ok(p as Player),
+        _ => Err(errors::config(args::range_message(
+            "player",
+            0,
+            n - 1,
+            &player.1,
+        ))),
     }
 }
 
-/// A seed argument: any int in `0..2**64` (anything else is a `ConfigError`).
+/// A seed argument: any integer in `0..=2**64 - 1` (anything else is a
+/// `ConfigError`).
 #[derive(Clone, Copy)]
 pub(crate) struct Seed(pub u64);
 
@@ -33,87 +36,56 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if !obj.is_instance_of::<PyBool>() {
-            if let Ok(v) = obj.extract::<u64>() {
-                return Ok(Seed(v));
-            }
-        }
-        Err(errors::config(format!(
-            "seed must be an int in 0..2**64, got {}",
-            obj.repr()?
-        )))
+        let v = args::int_between(&obj, "seed", 0, u64::MAX.into(), errors::config)?;
+        Ok(Seed(v as u64))
     }
 }
 
-/// An integer argument: a Python int or any integer with `__index__` (NumPy
-/// integers, as an RL loop produces them), not a bool. Values beyond `i64`
-/// saturate, so the range checks that follow reject them.
-fn index_arg(obj: &Bound<'_, PyAny>) -> Option<i64> {
-    if obj.is_instance_of::<PyBool>() {
-        return None;
-    }
-    if obj.is_instance_of::<PyInt>() {
-        // The common case, without a Python method call.
-        return Some(obj.extract::<i64>().unwrap_or(i64::MAX));
-    }
-    let index = obj.call_method0("__index__").ok()?;
-    Some(index.extract::<i64>().unwrap_or(i64::MAX))
-}
-
-/// A seat argument: an integer (see `index_arg`); its range is checked
-/// against the state.
-#[derive(Clone, Copy)]
-pub(crate) struct SeatArg(pub i64);
+/// A seat argument: an integer (see `args::integer`; `None` inside when it
+/// does not fit), with its repr for messages; its range is checked against
+/// the state by [`seat`].
+#[derive(Clone)]
+pub(crate) struct SeatArg(Option<i64>, String);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for SeatArg {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if let Some(v) = index_arg(&obj) {
-            return Ok(SeatArg(v));
+        match args::integer(&obj) {
+            Some(v) => Ok(SeatArg(
+                v.and_then(|v| i64::try_from(v).ok()),
+                args::repr(&obj),
+            )),
+            None => Err(errors::config(format!(
+                "player must be an integer, got {}",
+                args::repr(&obj)
+            ))),
         }
-        Err(errors::config(format!(
-            "player must be an integer, got {}",
-            obj.repr()?
-        )))
     }
 }
 
-/// Reads an integer option (`players`, `turn_cap`, `n`; see `index_arg`),
-/// else a `ConfigError` naming the option (as the reference engine raises).
-pub(crate) fn int_arg(obj: Option<&Bound<'_, PyAny>>, name: &str, default: i64) -> PyResult<i64> {
-    let Some(obj) = obj else {
-        return Ok(default);
-    };
-    if let Some(v) = index_arg(obj) {
-        return Ok(v);
-    }
-    Err(errors::config(format!(
-        "{name} must be an integer, got {}",
-        obj.repr()?
-    )))
-}
+/// The largest `turn_cap` any variant accepts is the variant's to check;
+/// this only keeps the value in `u32`.
+const TURN_CAP_MAX: i128 = u32::MAX as i128;
 
 /// Builds a `Config` from the keyword arguments of `new_game`.
 pub(crate) fn config(
-    players: Option<&Bound<'_, PyAny>>,
+    players: &args::Arg<'_>,
     seed: Seed,
-    turn_cap: Option<&Bound<'_, PyAny>>,
+    turn_cap: &args::Arg<'_>,
 ) -> PyResult<Config> {
-    let players = int_arg(players, "players", 2)?;
-    let turn_cap = int_arg(turn_cap, "turn_cap", 100)?;
-    let num_players = u8::try_from(players)
-        .map_err(|_| errors::config(format!("players must be 2, 3 or 4, got {players}")))?;
-    let turn_cap = u32::try_from(turn_cap)
-        .ok()
-        .filter(|&c| c > 0)
-        .ok_or_else(|| {
-            errors::config(format!("turn_cap must be a positive int, not {turn_cap}"))
-        })?;
+    // `None` means the default, as in the reference engine. The variant
+    // checks its own player count (Duel: 2 only) and turn cap.
+    let players = players
+        .opt_int("players", 2, MAX_PLAYERS as i128)?
+        .unwrap_or(2);
+    let turn_cap = turn_cap
+        .opt_int("turn_cap", 1, TURN_CAP_MAX)?
+        .unwrap_or(100);
     Ok(Config {
-        num_players,
+        num_players: players as u8,
         seed: seed.0,
-        turn_cap,
+        turn_cap: turn_cap as u32,
     })
 }
 
@@ -161,7 +133,7 @@ pub(crate) fn outcome<G: Game>(g: &G) -> Option<PyOutcome> {
 pub(crate) fn returns<G: Game>(g: &G) -> Vec<f64> {
     let n = g.num_players();
     match g.outcome() {
-        Some(o) => o.returns()[..n].iter().map(|&r| f64::from(r)).collect(),
+        Some(o) => o.returns()[..n].to_vec(),
         None => vec![0.0; n],
     }
 }
@@ -186,15 +158,10 @@ pub(crate) fn to_json<G: Game>(g: &G, player: Option<SeatArg>) -> PyResult<Strin
     Ok(g.to_json(viewer))
 }
 
-/// The JSON text of a state argument (`InvalidStateError` for a non-string).
+/// The JSON text of a state argument (`InvalidStateError` for a non-string
+/// or a string that is not valid Unicode).
 pub(crate) fn json_text<'a>(text: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
-    let Ok(s) = text.cast::<PyString>() else {
-        return Err(errors::InvalidStateError::new_err(format!(
-            "a state must be given as JSON text, not {}",
-            text.get_type().name()?
-        )));
-    };
-    s.to_str()
+    args::text(text, "the state JSON", errors::invalid_state)
 }
 
 pub(crate) fn from_json<G: Game>(text: &Bound<'_, PyAny>) -> PyResult<G> {
@@ -227,13 +194,8 @@ pub(crate) fn determinize<G: Game>(g: &G, player: SeatArg, seed: Seed) -> PyResu
 
 pub(crate) fn action_from_text<G: Game>(text: &Bound<'_, PyAny>) -> PyResult<PyAction> {
     // Not a str is a malformed action, as in the reference engine.
-    let Ok(s) = text.cast::<PyString>() else {
-        return Err(errors::invalid_action(format!(
-            "action text must be a str, not {}",
-            text.get_type().name()?
-        )));
-    };
-    ok(G::parse_action(s.to_str()?)).map(PyAction::new_of::<G>)
+    let text = args::text(text, "action text", errors::invalid_action)?;
+    ok(G::parse_action(text)).map(PyAction::new_of::<G>)
 }
 
 pub(crate) fn action_from_id<G: Game>(id: &Bound<'_, PyAny>) -> PyResult<PyAction> {
@@ -243,7 +205,7 @@ pub(crate) fn action_from_id<G: Game>(id: &Bound<'_, PyAny>) -> PyResult<PyActio
     {
         return Err(errors::invalid_action(format!(
             "action_from_id takes an int id, not {}",
-            id.get_type().name()?
+            args::type_name(id)
         )));
     }
     resolve::<G>(id).map(PyAction::new_of::<G>)
@@ -287,7 +249,12 @@ macro_rules! py_state {
     };
     (@class $py:ident, $pyname:literal, $g:ty, reduce = $reduce:expr,
      from_json($($sig:tt)*) = $load:expr $(, $extra:ident)*) => {
-        #[doc = concat!("A `", $pyname, "` game state (mutable; `child` and `clone` copy it).")]
+        #[doc = concat!("A `", $pyname, "` game state; mutable, `child` and `clone` copy it.")]
+        #[doc = ""]
+        #[doc = "The action table, JSON format and observation layout are in the"]
+        #[doc = "variant's page in `docs/`. States compare equal when their full"]
+        #[doc = "JSON is equal; they are not hashable. `str(state)` draws the board;"]
+        #[doc = "pickle and `copy.deepcopy` work."]
         #[pyo3::pyclass(module = "splendor._core", name = $pyname)]
         pub(crate) struct $py {
             pub(crate) inner: $g,
@@ -322,6 +289,34 @@ macro_rules! py_state {
             #[classattr]
             const __hash__: Option<pyo3::Py<pyo3::PyAny>> = None;
 
+            /// States are not built directly: a `ConfigError` says how to get one.
+            #[new]
+            #[pyo3(signature = (*_args, **_kwargs))]
+            fn py_new(
+                _args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                _kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
+            ) -> pyo3::PyResult<Self> {
+                Err($crate::python::errors::config(
+                    concat!(
+                        $pyname,
+                        " has no constructor: deal a game with splendor.new_game(...) ",
+                        "or load one with ",
+                        $pyname,
+                        ".from_json(text)"
+                    )
+                    .to_owned(),
+                ))
+            }
+
+            /// Loads and validates a full state.
+            ///
+            /// Args:
+            ///     text: JSON text as written by `to_json()`.
+            ///
+            /// Raises:
+            ///     InvalidStateError: The JSON is malformed, a view, or
+            ///         inconsistent (the message names the problem), or
+            ///         `text` is not a str.
             #[staticmethod]
             #[pyo3(signature = ($($sig)*))]
             fn from_json(
@@ -331,14 +326,17 @@ macro_rules! py_state {
                 ($load)(text $(, $extra)*).map(|(inner, keep)| Self { inner, keep })
             }
 
+            /// The legal actions, ascending by id (empty once the game is over).
             fn legal_actions(&self) -> Vec<$crate::python::action::PyAction> {
                 $crate::python::state::legal_actions(&self.inner)
             }
 
+            /// The legal action ids, ascending.
             fn legal_action_ids(&self) -> Vec<u16> {
                 $crate::python::state::legal_action_ids(&self.inner)
             }
 
+            /// A NumPy bool array of length `num_actions`, true at the legal ids.
             fn legal_action_mask<'py>(
                 &self,
                 py: pyo3::Python<'py>,
@@ -346,65 +344,108 @@ macro_rules! py_state {
                 $crate::python::state::legal_action_mask(py, &self.inner)
             }
 
+            /// Plays an action in place.
+            ///
+            /// Args:
+            ///     action: An `Action`, an int id (NumPy integers too) or the
+            ///         action text.
+            ///
+            /// Raises:
+            ///     IllegalActionError: The action is not legal now (the state
+            ///         is unchanged).
+            ///     InvalidActionError: The text does not parse, the id is out
+            ///         of range, or the argument has the wrong type.
             fn apply(&mut self, action: &pyo3::Bound<'_, pyo3::PyAny>) -> pyo3::PyResult<()> {
                 $crate::python::state::apply(&mut self.inner, action)
             }
 
+            /// The state after `action`; this one is unchanged.
+            ///
+            /// Args:
+            ///     action: An `Action`, an int id or the action text.
+            ///
+            /// Raises:
+            ///     IllegalActionError: The action is not legal now.
+            ///     InvalidActionError: The action is malformed.
             fn child(&self, action: &pyo3::Bound<'_, pyo3::PyAny>) -> pyo3::PyResult<Self> {
                 let mut inner = self.inner.clone();
                 $crate::python::state::apply(&mut inner, action)?;
                 Ok(self.with(inner))
             }
 
+            /// An independent copy.
             fn clone(&self) -> Self {
                 self.with(self.inner.clone())
             }
 
+            /// The seat to decide, or -1 once the game is over.
             #[getter]
             fn current_player(&self) -> i64 {
                 $crate::python::state::current_player(&self.inner)
             }
 
+            /// Number of seats.
             #[getter]
             fn num_players(&self) -> usize {
                 $crate::game::Game::num_players(&self.inner)
             }
 
+            /// Size of the action space (ids are 0 to `num_actions - 1`).
             #[getter]
             fn num_actions(&self) -> usize {
                 <$g as $crate::game::Game>::NUM_ACTIONS
             }
 
+            /// Length of `observation()`.
             #[getter]
             fn observation_size(&self) -> usize {
                 <$g as $crate::game::Game>::OBSERVATION_SIZE
             }
 
+            /// The variant name: "base", "duel" or "marvel".
             #[getter]
             fn variant(&self) -> &'static str {
                 <$g as $crate::game::Game>::VARIANT
             }
 
+            /// True once the game is over.
             fn is_terminal(&self) -> bool {
                 $crate::game::Game::is_terminal(&self.inner)
             }
 
+            /// The result (`Outcome`) once the game is over, else None.
             fn outcome(&self) -> Option<$crate::python::action::PyOutcome> {
                 $crate::python::state::outcome(&self.inner)
             }
 
+            /// One return per seat: the outcome's exact returns (1/k to each of
+            /// k winners, as float64), zeros before the end.
             fn returns(&self) -> Vec<f64> {
                 $crate::python::state::returns(&self.inner)
             }
 
+            /// Current points of each seat.
             fn scores(&self) -> Vec<i32> {
                 $crate::python::state::scores(&self.inner)
             }
 
+            /// Value in [0, 1] of the position for `player`: the variant's
+            /// static evaluation (see the variant's page in `docs/`), the
+            /// player's return once the game is over. The search scores
+            /// rollout cut-offs and sets move priors with it; `GreedyBot`
+            /// maximises it.
+            ///
+            /// Raises:
+            ///     ConfigError: `player` is not a seat.
             fn heuristic(&self, player: $crate::python::state::SeatArg) -> pyo3::PyResult<f64> {
                 $crate::python::state::heuristic(&self.inner, player)
             }
 
+            /// The float32 encoding of what `player` can see (layout in the
+            /// variant's page in `docs/`).
+            ///
+            /// Raises:
+            ///     ConfigError: `player` is not a seat of this game.
             fn observation<'py>(
                 &self,
                 py: pyo3::Python<'py>,
@@ -413,6 +454,14 @@ macro_rules! py_state {
                 $crate::python::state::observation(py, &self.inner, player)
             }
 
+            /// Canonical JSON (compact, keys sorted).
+            ///
+            /// Args:
+            ///     player: None for the full state, or the seat whose view
+            ///         (hidden cards redacted) to write.
+            ///
+            /// Raises:
+            ///     ConfigError: `player` is not a seat of this game.
             #[pyo3(signature = (player=None))]
             fn to_json(
                 &self,
@@ -421,6 +470,16 @@ macro_rules! py_state {
                 $crate::python::state::to_json(&self.inner, player)
             }
 
+            /// A full state consistent with `player`'s view, hidden cards
+            /// resampled.
+            ///
+            /// Args:
+            ///     player: The observing seat.
+            ///     seed: Seed of the SplitMix64 stream that reshuffles the
+            ///         hidden cards (an int between 0 and 2**64 - 1).
+            ///
+            /// Raises:
+            ///     ConfigError: Bad seat or seed.
             #[pyo3(signature = (player, *, seed))]
             fn determinize(
                 &self,
@@ -431,6 +490,11 @@ macro_rules! py_state {
                     .map(|inner| self.with(inner))
             }
 
+            /// Parses action text (case-insensitive).
+            ///
+            /// Raises:
+            ///     InvalidActionError: The text does not parse, or is not a
+            ///         str.
             fn action_from_text(
                 &self,
                 text: &pyo3::Bound<'_, pyo3::PyAny>,
@@ -438,6 +502,10 @@ macro_rules! py_state {
                 $crate::python::state::action_from_text::<$g>(text)
             }
 
+            /// The action with id `id`.
+            ///
+            /// Raises:
+            ///     InvalidActionError: The id is out of range or not an int.
             fn action_from_id(
                 &self,
                 id: &pyo3::Bound<'_, pyo3::PyAny>,
@@ -460,6 +528,7 @@ macro_rules! py_state {
                 }
             }
 
+            /// The board, drawn as text.
             fn __str__(&self) -> String {
                 $crate::game::Game::render(&self.inner)
             }
@@ -476,6 +545,7 @@ macro_rules! py_state {
                 self.clone()
             }
 
+            /// Pickle support: the full JSON.
             fn __reduce__<'py>(
                 slf: &pyo3::Bound<'py, Self>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyTuple>> {
@@ -486,3 +556,18 @@ macro_rules! py_state {
 }
 
 pub(crate) use py_state;
+
+/// An optional integer argument (`None` or absent: `default`); any integer
+/// type (see `args::integer`), its range checked by the caller.
+pub(crate) fn int_arg(obj: Option<&Bound<'_, PyAny>>, name: &str, default: i64) -> PyResult<i64> {
+    match obj {
+        Some(obj) if !obj.is_none() => Ok(super::args::int_between(
+            obj,
+            name,
+            i64::MIN.into(),
+            i64::MAX.into(),
+            errors::config,
+        )? as i64),
+        _ => Ok(default),
+    }
+}

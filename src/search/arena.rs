@@ -9,10 +9,12 @@
 
 use super::bots::BotSpec;
 use super::stats::wilson_interval;
-use crate::game::{Config, EndReason, Game, GameError, Outcome, MAX_PLAYERS};
+use crate::cancel::{Cancel, NEVER};
+use crate::game::{range_message, Config, EndReason, Game, GameError, Outcome, MAX_PLAYERS};
 use crate::rng::SplitMix64;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::time::Duration;
 
 /// What to play.
 #[derive(Clone, Debug, PartialEq)]
@@ -140,6 +142,10 @@ fn mix(seed: u64, a: u64, b: u64) -> u64 {
     SplitMix64::new(x ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).next_u64()
 }
 
+/// How often the calling thread of a match wakes up to poll the token while
+/// it waits for the next finished game.
+const WAKE_EVERY: Duration = Duration::from_millis(10);
+
 /// Games beyond this many decisions mean a broken turn cap: fail loudly
 /// rather than hang.
 const MAX_DECISIONS: u64 = 1_000_000;
@@ -159,11 +165,13 @@ pub fn schedule(seed: u64, players: usize, g: usize) -> (u64, [usize; MAX_PLAYER
     (mix(seed, deal, 0), seat_bot)
 }
 
+/// Plays game `g`; `Ok(None)` when `cancel` stopped it before its end.
 fn play_one<G: Game>(
     cfg: &MatchConfig,
     specs: &[BotSpec],
     g: usize,
-) -> Result<GameRecord, GameError> {
+    cancel: &Cancel,
+) -> Result<Option<GameRecord>, GameError> {
     let n = cfg.players as usize;
     let (deal_seed, seat_bot) = schedule(cfg.seed, n, g);
     let mut state = G::new_game(&Config {
@@ -177,7 +185,15 @@ fn play_one<G: Game>(
     }
     let mut decisions = 0u64;
     while let Some(p) = state.current_player() {
-        let a = bots[p as usize].act(&state)?;
+        if cancel.is_cancelled() {
+            return Ok(None);
+        }
+        let a = bots[p as usize].act_cancellable(&state, cancel)?;
+        // A search cut short by the token chose in a hurry: the game is
+        // abandoned rather than finished with a weakened bot.
+        if cancel.is_cancelled() {
+            return Ok(None);
+        }
         state.apply(a).map_err(|e| {
             GameError::IllegalAction(format!(
                 "bot `{}` chose an illegal action: {e}",
@@ -194,41 +210,61 @@ fn play_one<G: Game>(
     let outcome = state
         .outcome()
         .ok_or_else(|| GameError::InvalidState("a terminal state has no outcome".into()))?;
-    Ok(GameRecord {
+    Ok(Some(GameRecord {
         outcome,
         seat_bot,
         decisions,
         turns: u64::from(state.turns()),
-    })
+    }))
 }
 
 /// Plays the match. `progress(done, total)` is called on the caller's thread
 /// after every finished game; returning `false` stops the match (games in
-/// flight finish, no new ones start) and `play_match` returns
-/// [`GameError::Config`] saying so.
+/// flight finish, no new ones start, `progress` is not called again) and
+/// `play_match` returns [`GameError::Config`] saying so.
 pub fn play_match<G: Game>(
     cfg: &MatchConfig,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<MatchResult, GameError> {
+    play_match_cancellable::<G>(cfg, progress, &NEVER)
+}
+
+/// [`play_match`] that stops soon after `cancel` is set, from any thread: no
+/// new game starts, and the games in flight are abandoned at their next
+/// decision (a searching bot's search stops within a few iterations). The
+/// result then summarizes the games finished so far (`games` counts them),
+/// which is how a caller shows the partial table of an interrupted match.
+pub fn play_match_cancellable<G: Game>(
+    cfg: &MatchConfig,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+    cancel: &Cancel,
+) -> Result<MatchResult, GameError> {
     let n = cfg.players as usize;
     if n == 0 || n > MAX_PLAYERS {
-        return Err(GameError::Config(format!(
-            "players must be in 1..={MAX_PLAYERS}, got {n}"
+        return Err(GameError::Config(range_message(
+            "players",
+            1,
+            MAX_PLAYERS,
+            n,
         )));
     }
     if cfg.bots.is_empty() || cfg.bots.len() > n {
-        return Err(GameError::Config(format!(
-            "need 1..={n} bots for {n} players, got {}",
-            cfg.bots.len()
+        return Err(GameError::Config(range_message(
+            &format!("the number of bots for {n} players"),
+            1,
+            n,
+            cfg.bots.len(),
         )));
     }
     if cfg.games == 0 {
         return Err(GameError::Config("games must be positive".into()));
     }
     if cfg.threads == 0 || cfg.threads > 256 {
-        return Err(GameError::Config(format!(
-            "threads must be in 1..=256, got {}",
-            cfg.threads
+        return Err(GameError::Config(range_message(
+            "threads",
+            1,
+            256,
+            cfg.threads,
         )));
     }
     let mut specs = cfg.bots.clone();
@@ -244,7 +280,9 @@ pub fn play_match<G: Game>(
 
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let mut records: Vec<Option<GameRecord>> = vec![None; cfg.games];
+    // Records as games finish (memory grows with the games played, not the
+    // games asked for), sorted back into game order at the end.
+    let mut records: Vec<(usize, GameRecord)> = Vec::new();
     let mut first_error: Option<GameError> = None;
     std::thread::scope(|s| {
         // A rendezvous channel: a worker cannot run ahead of the caller's
@@ -255,14 +293,18 @@ pub fn play_match<G: Game>(
             let tx = tx.clone();
             let (next, stop, specs) = (&next, &stop, &specs);
             s.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) || cancel.is_cancelled() {
                     break;
                 }
                 let g = next.fetch_add(1, Ordering::Relaxed);
                 if g >= cfg.games {
                     break;
                 }
-                let r = play_one::<G>(cfg, specs, g);
+                let r = match play_one::<G>(cfg, specs, g, cancel) {
+                    Ok(Some(rec)) => Ok(rec),
+                    Ok(None) => break,
+                    Err(e) => Err(e),
+                };
                 if r.is_err() {
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -273,12 +315,24 @@ pub fn play_match<G: Game>(
         }
         drop(tx);
         let mut done = 0;
-        for (g, r) in rx {
+        loop {
+            // Wake up now and then even while every game is long, so the
+            // calling thread can watch the token.
+            let (g, r) = match rx.recv_timeout(WAKE_EVERY) {
+                Ok(got) => got,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    cancel.poll();
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            cancel.poll();
             match r {
                 Ok(rec) => {
-                    records[g] = Some(rec);
+                    records.push((g, rec));
                     done += 1;
-                    if !progress(done, cfg.games) && first_error.is_none() {
+                    // Once stopped, the caller hears nothing more.
+                    if first_error.is_none() && !progress(done, cfg.games) {
                         stop.store(true, Ordering::Relaxed);
                         first_error = Some(GameError::Config(format!(
                             "the match was stopped after {done} of {} games",
@@ -295,7 +349,8 @@ pub fn play_match<G: Game>(
     if let Some(e) = first_error {
         return Err(e);
     }
-    let records: Vec<GameRecord> = records.into_iter().flatten().collect();
+    records.sort_unstable_by_key(|&(g, _)| g);
+    let records: Vec<GameRecord> = records.into_iter().map(|(_, r)| r).collect();
     Ok(summarize::<G>(cfg, &specs[..cfg.bots.len()], &records))
 }
 

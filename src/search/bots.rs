@@ -1,6 +1,7 @@
 //! Bots: anything that picks an action for the player to move.
 
-use super::mcts::{greedy_choice, search, SearchConfig};
+use super::mcts::{greedy_choice, search_cancellable, SearchConfig};
+use crate::cancel::{Cancel, NEVER};
 use crate::game::{Action, ActionList, Game, GameError};
 use crate::nn::Network;
 use crate::rng::SplitMix64;
@@ -10,7 +11,15 @@ use std::sync::Arc;
 /// A player: picks one legal action for the player to move in `state`.
 pub trait Bot<G: Game>: Send {
     /// The chosen action (always legal in `state`). Errors: a finished game.
-    fn act(&mut self, state: &G) -> Result<Action, GameError>;
+    fn act(&mut self, state: &G) -> Result<Action, GameError> {
+        self.act_cancellable(state, &NEVER)
+    }
+
+    /// [`act`](Bot::act) that thinks for less when `cancel` is set: a
+    /// searching bot stops its search within a few iterations and answers
+    /// with the best action found so far (still legal). Bots that answer at
+    /// once ignore the token.
+    fn act_cancellable(&mut self, state: &G, cancel: &Cancel) -> Result<Action, GameError>;
 }
 
 fn legal_or_error<G: Game>(state: &G, out: &mut ActionList) -> Result<(), GameError> {
@@ -41,10 +50,16 @@ impl RandomBot {
             rng: SplitMix64::new(seed),
         }
     }
+
+    /// The bot's random stream as it stands: `RandomBot::new(b.stream())`
+    /// plays on exactly as `b`.
+    pub fn stream(&self) -> u64 {
+        self.rng.state()
+    }
 }
 
 impl<G: Game> Bot<G> for RandomBot {
-    fn act(&mut self, state: &G) -> Result<Action, GameError> {
+    fn act_cancellable(&mut self, state: &G, _: &Cancel) -> Result<Action, GameError> {
         let mut legal = ActionList::new();
         legal_or_error(state, &mut legal)?;
         Ok(legal.as_slice()[self.rng.below(legal.len() as u64) as usize])
@@ -66,10 +81,16 @@ impl GreedyBot {
             rng: SplitMix64::new(seed),
         }
     }
+
+    /// The bot's random stream as it stands: `GreedyBot::new(b.stream())`
+    /// plays on exactly as `b`.
+    pub fn stream(&self) -> u64 {
+        self.rng.state()
+    }
 }
 
 impl<G: Game> Bot<G> for GreedyBot {
-    fn act(&mut self, state: &G) -> Result<Action, GameError> {
+    fn act_cancellable(&mut self, state: &G, _: &Cancel) -> Result<Action, GameError> {
         let mut legal = ActionList::new();
         legal_or_error(state, &mut legal)?;
         let Some(mover) = state.current_player() else {
@@ -100,22 +121,63 @@ impl MctsBot {
     pub fn config(&self) -> &SearchConfig {
         &self.config
     }
-}
 
-impl<G: Game> Bot<G> for MctsBot {
-    fn act(&mut self, state: &G) -> Result<Action, GameError> {
+    /// The seed of the bot's own stream, as it stands: a bot made with
+    /// [`MctsBot::with_stream`] from this value plays on exactly as this one.
+    pub fn stream(&self) -> u64 {
+        self.rng.state()
+    }
+
+    /// A bot searching with `config` whose stream of per-move seeds resumes
+    /// at `stream` (a value of [`MctsBot::stream`]).
+    pub fn with_stream(config: SearchConfig, stream: u64) -> Result<Self, GameError> {
+        let mut bot = Self::new(config)?;
+        bot.rng = SplitMix64::new(stream);
+        Ok(bot)
+    }
+
+    /// The first half of a move: checks `state`, draws this move's seed from
+    /// the bot's stream and says whether a search is needed. Split from the
+    /// search itself so that a caller sharing the bot between threads holds
+    /// it only for this instant, not for the whole search.
+    pub fn begin_move<G: Game>(&mut self, state: &G) -> Result<MctsMove, GameError> {
         let mut legal = ActionList::new();
         legal_or_error(state, &mut legal)?;
         let seed = self.rng.next_u64();
         // A forced move needs no thought (single payments, lone returns).
         if legal.len() == 1 {
-            return Ok(legal.as_slice()[0]);
+            return Ok(MctsMove::Forced(legal.as_slice()[0]));
         }
-        let cfg = SearchConfig {
+        Ok(MctsMove::Search(SearchConfig {
             seed,
             ..self.config.clone()
-        };
-        Ok(search(state, &cfg)?.action)
+        }))
+    }
+}
+
+/// What [`MctsBot::begin_move`] found: the only legal action, or the settings
+/// of the search that picks the move.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MctsMove {
+    /// The only legal action.
+    Forced(Action),
+    /// Search with these settings (this move's seed included).
+    Search(SearchConfig),
+}
+
+impl MctsMove {
+    /// The action: the forced one, or the search's choice.
+    pub fn finish<G: Game>(self, state: &G, cancel: &Cancel) -> Result<Action, GameError> {
+        match self {
+            MctsMove::Forced(a) => Ok(a),
+            MctsMove::Search(cfg) => Ok(search_cancellable(state, &cfg, cancel)?.action),
+        }
+    }
+}
+
+impl<G: Game> Bot<G> for MctsBot {
+    fn act_cancellable(&mut self, state: &G, cancel: &Cancel) -> Result<Action, GameError> {
+        self.begin_move(state)?.finish(state, cancel)
     }
 }
 

@@ -14,7 +14,8 @@
 //! evaluation (see [`CutEval`]) when a rollout reaches its depth cap.
 
 use super::noise::{dirichlet, RootNoise};
-use crate::game::{Action, ActionList, Game, GameError, Player, MAX_PLAYERS};
+use crate::cancel::{Cancel, NEVER};
+use crate::game::{range_message, Action, ActionList, Game, GameError, Player, MAX_PLAYERS};
 use crate::nn::{Network, Scratch};
 use crate::rng::SplitMix64;
 use std::sync::Arc;
@@ -81,6 +82,8 @@ pub enum Selection {
     /// and sampling thirty moves once each.
     Puct {
         /// Softmax temperature in heuristic units (> 0); lower is greedier.
+        /// One whose reciprocal overflows `f32` (below about 3e-39) is the
+        /// limit: the prior is shared by the best moves alone.
         temperature: f64,
     },
 }
@@ -166,7 +169,7 @@ impl SearchConfig {
             return bad("iterations must be positive when there is no time_limit".into());
         }
         if self.threads == 0 || self.threads > 256 {
-            return bad(format!("threads must be in 1..=256, got {}", self.threads));
+            return bad(range_message("threads", 1, 256, self.threads));
         }
         if !self.exploration.is_finite() || self.exploration < 0.0 {
             return bad(format!(
@@ -175,9 +178,11 @@ impl SearchConfig {
             ));
         }
         if self.max_nodes < 2 || self.max_nodes > u32::MAX as usize / 2 {
-            return bad(format!(
-                "max_nodes must be in 2..=2^31, got {}",
-                self.max_nodes
+            return bad(range_message(
+                "max_nodes",
+                2,
+                u32::MAX as usize / 2,
+                self.max_nodes,
             ));
         }
         if let Selection::Puct { temperature } = self.selection {
@@ -209,7 +214,7 @@ impl SearchConfig {
         | RolloutPolicy::Informed { epsilon } = self.rollout
         {
             if !(0.0..=1.0).contains(&epsilon) {
-                return bad(format!("rollout epsilon must be in [0, 1], got {epsilon}"));
+                return bad(range_message("rollout epsilon", 0, 1, epsilon));
             }
         }
         Ok(())
@@ -488,7 +493,7 @@ impl<G: Game> Tree<G> {
             (Some(v), _) => v,
             (None, None) => self.rollout(&mut state, cfg),
             (None, Some(net)) => match (state.outcome(), state.current_player()) {
-                (Some(o), _) => o.returns(),
+                (Some(o), _) => o.returns().map(|r| r as f32),
                 // The node cap stopped the growth: evaluate without expanding.
                 (None, Some(mover)) => self.evaluate_network(net, &state, mover),
                 (None, None) => [0.0; MAX_PLAYERS],
@@ -592,7 +597,14 @@ impl<G: Game> Tree<G> {
         let inv_t = (1.0 / temperature) as f32;
         let mut sum = 0.0f32;
         for n in &mut self.nodes[first..] {
-            n.prior = ((n.prior - top) * inv_t).exp();
+            n.prior = if inv_t.is_finite() {
+                ((n.prior - top) * inv_t).exp()
+            } else {
+                // A temperature so small that its reciprocal overflows (e.g.
+                // 1e-320) is the softmax's limit: all the mass on the best
+                // moves, where `0 * inf` would give NaN priors.
+                f32::from(n.prior == top)
+            };
             sum += n.prior;
         }
         for n in &mut self.nodes[first..] {
@@ -698,7 +710,8 @@ fn one_ply_value<G: Game>(state: &G, a: Action, mover: Player) -> f32 {
     let mut child = state.clone();
     child.apply_unchecked(a);
     match child.outcome() {
-        Some(o) => o.returns()[mover as usize],
+        // The search works in f32: 1/k rounds to the nearest f32 as before.
+        Some(o) => o.returns()[mover as usize] as f32,
         None => child.heuristic(mover),
     }
 }
@@ -733,7 +746,7 @@ pub(crate) fn greedy_choice<G: Game>(
 /// Rewards of every player: the returns when terminal, else the cut evaluation.
 fn evaluate<G: Game>(state: &G, cut: CutEval) -> [f32; MAX_PLAYERS] {
     if let Some(o) = state.outcome() {
-        return o.returns();
+        return o.returns().map(|r| r as f32);
     }
     let n = state.num_players().min(MAX_PLAYERS);
     let mut h = [0.0f32; MAX_PLAYERS];
@@ -767,6 +780,10 @@ struct TreeOutcome {
     nodes: u64,
 }
 
+/// Nodes allocated up front per tree; a larger tree grows as it needs (a
+/// huge budget must not reserve memory it may never use).
+const INITIAL_NODES: usize = 1 << 16;
+
 fn run_tree<G: Game>(
     state: &G,
     observer: Player,
@@ -774,12 +791,14 @@ fn run_tree<G: Game>(
     seed: u64,
     budget: u64,
     deadline: Option<Instant>,
+    cancel: &Cancel,
 ) -> TreeOutcome {
     let capacity = if budget > 0 {
         (budget as usize).saturating_add(1).min(cfg.max_nodes)
     } else {
-        cfg.max_nodes.min(1 << 16)
-    };
+        cfg.max_nodes
+    }
+    .min(INITIAL_NODES);
     let mut tree = Tree::<G>::new(seed, capacity, cfg.network.as_deref());
     let mut done = 0u64;
     loop {
@@ -788,11 +807,17 @@ fn run_tree<G: Game>(
         if budget > 0 && done >= budget {
             break;
         }
-        // The clock is read every 8 iterations: cheap, and an iteration is
-        // far below a millisecond, so the deadline is still met closely.
-        if let Some(d) = deadline {
-            if done % 8 == 0 && Instant::now() >= d {
+        // The stop token and the clock are read every 8 iterations: cheap,
+        // and an iteration is far below a millisecond, so a deadline or a
+        // stop request is still met closely.
+        if done % 8 == 0 {
+            if cancel.poll() {
                 break;
+            }
+            if let Some(d) = deadline {
+                if Instant::now() >= d {
+                    break;
+                }
             }
         }
     }
@@ -819,6 +844,18 @@ fn run_tree<G: Game>(
 /// Errors (`GameError::Config`): a finished game, or an invalid config (see
 /// [`SearchConfig::validate`]).
 pub fn search<G: Game>(state: &G, cfg: &SearchConfig) -> Result<SearchResult, GameError> {
+    search_cancellable(state, cfg, &NEVER)
+}
+
+/// [`search`] that also stops, in every thread, within a few iterations of
+/// `cancel` being set, like a time limit reached: the result is that of the
+/// iterations run so far (at least one per thread), still a legal choice.
+/// The caller, who set the token, decides whether to use it.
+pub fn search_cancellable<G: Game>(
+    state: &G,
+    cfg: &SearchConfig,
+    cancel: &Cancel,
+) -> Result<SearchResult, GameError> {
     cfg.validate()?;
     let Some(observer) = state.current_player() else {
         return Err(GameError::Config(
@@ -840,34 +877,46 @@ pub fn search<G: Game>(state: &G, cfg: &SearchConfig) -> Result<SearchResult, Ga
         // A thread with an empty share is not started at all.
         (b > 0).then_some(b)
     };
-    let outcomes: Vec<TreeOutcome> = if threads == 1 {
-        vec![run_tree(
-            state,
-            observer,
-            cfg,
-            thread_seed(cfg.seed, 0),
-            cfg.iterations,
-            deadline,
-        )]
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .filter_map(|t| {
-                    let b = budget(t)?;
-                    Some(s.spawn(move || {
-                        run_tree(state, observer, cfg, thread_seed(cfg.seed, t), b, deadline)
-                    }))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| match h.join() {
-                    Ok(o) => o,
-                    Err(e) => std::panic::resume_unwind(e),
-                })
-                .collect()
-        })
-    };
+    let outcomes: Vec<TreeOutcome> = std::thread::scope(|s| {
+        let handles: Vec<_> = (1..threads)
+            .filter_map(|t| {
+                let b = budget(t)?;
+                Some(s.spawn(move || {
+                    run_tree(
+                        state,
+                        observer,
+                        cfg,
+                        thread_seed(cfg.seed, t),
+                        b,
+                        deadline,
+                        cancel,
+                    )
+                }))
+            })
+            .collect();
+        // The calling thread grows tree 0 itself: one thread fewer to start,
+        // and the thread that made `cancel` is the one that may watch it.
+        // Thread 0 always has a share of the budget.
+        let mut outcomes = Vec::with_capacity(threads);
+        if let Some(b) = budget(0) {
+            outcomes.push(run_tree(
+                state,
+                observer,
+                cfg,
+                thread_seed(cfg.seed, 0),
+                b,
+                deadline,
+                cancel,
+            ));
+        }
+        for h in handles {
+            match h.join() {
+                Ok(o) => outcomes.push(o),
+                Err(e) => std::panic::resume_unwind(e),
+            }
+        }
+        outcomes
+    });
     merge(state, outcomes)
 }
 

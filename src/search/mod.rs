@@ -27,8 +27,10 @@ pub mod mcts;
 pub mod noise;
 pub mod stats;
 
-pub use arena::{play_match, BotStats, MatchConfig, MatchResult};
-pub use bots::{Bot, BotSpec, GreedyBot, MctsBot, RandomBot};
-pub use mcts::{search, CutEval, RolloutPolicy, SearchConfig, SearchResult, Selection};
+pub use arena::{play_match, play_match_cancellable, BotStats, MatchConfig, MatchResult};
+pub use bots::{Bot, BotSpec, GreedyBot, MctsBot, MctsMove, RandomBot};
+pub use mcts::{
+    search, search_cancellable, CutEval, RolloutPolicy, SearchConfig, SearchResult, Selection,
+};
 pub use noise::RootNoise;
 pub use stats::wilson_interval;

@@ -184,7 +184,7 @@ pub fn play_game<G: Game>(
     let outcome = state
         .outcome()
         .ok_or_else(|| GameError::InvalidState("self-play ended without an outcome".into()))?;
-    let returns: [f32; MAX_PLAYERS] = outcome.returns();
+    let returns: [f32; MAX_PLAYERS] = outcome.returns().map(|r| r as f32);
     for &mover in &record.player {
         for k in 0..players {
             record.returns.push(returns[(mover as usize + k) % players]);

@@ -190,7 +190,7 @@ impl Game for Nim {
 
     fn heuristic(&self, _player: Player) -> f32 {
         if let Some(o) = self.outcome() {
-            return o.returns()[_player as usize];
+            return o.returns()[_player as usize] as f32;
         }
         0.5
     }

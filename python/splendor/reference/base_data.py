@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from splendor.errors import CardDataError
+from splendor.reference.common import range_message
 
 COLOURS = ("white", "blue", "green", "red", "black")
 """The five gem colours in the order used everywhere (gold is index 5)."""
@@ -73,7 +74,7 @@ def _int_field(name: str, row: int, column: str, text: str, lo: int, hi: int) ->
         ) from None
     if not lo <= value <= hi:
         raise CardDataError(
-            f"base/{name}: data row {row}, column {column}: {value} is outside {lo}..{hi}"
+            range_message(f"base/{name}: data row {row}, column {column}", lo, hi, value)
         )
     return value
 

@@ -24,7 +24,7 @@ from splendor.reference.base_state import (
     Reserve,
     payments,
 )
-from splendor.reference.common import load_json
+from splendor.reference.common import load_json, range_message
 
 VERSION = 1
 KEYS = {
@@ -102,7 +102,7 @@ def _int(value: object, where: str, lo: int, hi: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         _bad(f"{where} must be an integer, got {value!r}")
     if not lo <= value <= hi:
-        _bad(f"{where} = {value} is outside {lo}..{hi}")
+        _bad(range_message(where, lo, hi, value))
     return value
 
 

@@ -124,7 +124,7 @@ def action_id(value: object, num_actions: int, variant: str) -> int | None:
         raise InvalidActionError("an action must be an Action, an int id or text, not bool")
     if isinstance(value, int):
         if not 0 <= value < num_actions:
-            raise InvalidActionError(f"action id {value} is out of range 0..{num_actions}")
+            raise InvalidActionError(range_message("action id", 0, num_actions - 1, value))
         return value
     if isinstance(value, str):
         return None
@@ -144,6 +144,12 @@ def id_argument(value: object, num_actions: int) -> int:
     return found
 
 
+def range_message(name: str, lo: object, hi: object, got: object) -> str:
+    """``"NAME must be between LO and HI, got GOT"``: the one way both engines write a range
+    (both ends included)."""
+    return f"{name} must be between {lo} and {hi}, got {got}"
+
+
 def check_int(value: object, name: str, lo: int, hi: int) -> int:
     """An integer argument in ``lo..=hi`` (NumPy integers too, bool not), else ConfigError."""
     if isinstance(value, np.integer):
@@ -151,5 +157,5 @@ def check_int(value: object, name: str, lo: int, hi: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise ConfigError(f"{name} must be an integer, got {value!r}")
     if not lo <= value <= hi:
-        raise ConfigError(f"{name} must be in {lo}..{hi}, got {value}")
+        raise ConfigError(range_message(name, lo, hi, value))
     return value

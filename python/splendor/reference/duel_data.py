@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from splendor.errors import CardDataError
+from splendor.reference.common import range_message
 
 COLOURS = ("white", "blue", "green", "red", "black")
 KINDS = "wugrkpy"
@@ -90,7 +91,7 @@ def _int(name: str, row: int, column: str, text: str, hi: int) -> int:
         ) from None
     if not 0 <= value <= hi:
         raise CardDataError(
-            f"duel/{name}: data row {row}, column {column}: {value} is outside 0..{hi}"
+            range_message(f"duel/{name}: data row {row}, column {column}", 0, hi, value)
         )
     return value
 

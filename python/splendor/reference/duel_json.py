@@ -6,6 +6,7 @@ from typing import Any, NoReturn
 
 from splendor.errors import InvalidStateError
 from splendor.reference import duel_actions as A
+from splendor.reference.common import range_message
 from splendor.reference.duel_data import CARDS, KINDS, SLOTS, TOKEN_TOTALS, WILD
 from splendor.reference.duel_state import (
     MAX_RESERVED,
@@ -82,7 +83,7 @@ def _get(obj: object, key: str, where: str = "") -> Any:
 def _int(value: object, where: str, hi: int) -> int:
     # bool is an int in Python but never a valid count in the format.
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= hi:
-        _bad(f"`{where}` must be an integer in 0..={hi}, got {value!r}")
+        _bad(range_message(f"`{where}`", 0, hi, repr(value)))
     return value
 
 
@@ -139,7 +140,7 @@ def from_obj(obj: dict[str, Any], s: DuelCore) -> None:
         _bad("`num_players` must be 2 in Splendor Duel")
     s.turn_cap = _int(_get(obj, "turn_cap"), "turn_cap", MAX_TURN_CAP)
     if s.turn_cap == 0:
-        _bad("`turn_cap` must be at least 1")
+        _bad(range_message("`turn_cap`", 1, MAX_TURN_CAP, 0))
     s.turn = _int(_get(obj, "turn"), "turn", 2 * s.turn_cap)
     s.chance = _int(_get(obj, "chance"), "chance", 2**64 - 1)
     phase = _get(obj, "phase")

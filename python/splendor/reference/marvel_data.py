@@ -18,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 
 from splendor.errors import CardDataError
+from splendor.reference.common import range_message
 
 COLOURS = ("purple", "blue", "red", "orange", "yellow")
 LETTERS = "pbroy"
@@ -187,7 +188,7 @@ def _int(name: str, row: int, col: str, text: str, lo: int, hi: int) -> int:
         raise CardDataError(f"{name} row {row} column {col}: {text!r} is not an integer")
     v = int(s)
     if not lo <= v <= hi:
-        raise CardDataError(f"{name} row {row} column {col}: {s} is outside {lo}..{hi}")
+        raise CardDataError(range_message(f"{name} row {row} column {col}", lo, hi, s))
     return v
 
 

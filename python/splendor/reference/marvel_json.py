@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from splendor.errors import InvalidStateError
 from splendor.reference import marvel_actions as A
+from splendor.reference.common import range_message
 from splendor.reference.marvel_data import MarvelData
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ def _int(v: Any, what: str, lo: int, hi: int) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise _bad(f"{what} must be an integer")
     if not lo <= v <= hi:
-        raise _bad(f"{what} = {v} is outside {lo}..{hi}")
+        raise _bad(range_message(what, lo, hi, v))
     return v
 
 

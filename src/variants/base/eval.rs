@@ -64,7 +64,7 @@ impl BaseState {
     /// squash of this player's lead over the best opponent.
     pub(crate) fn evaluate(&self, player: Player) -> f32 {
         if let Some(o) = self.outcome_now() {
-            return o.returns()[player as usize];
+            return o.returns()[player as usize] as f32;
         }
         let p = player as usize;
         let mine = self.position_value(p);

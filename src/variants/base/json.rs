@@ -5,7 +5,7 @@ use super::actions::{BUY, BUY_RESERVED};
 use super::cards::{self, NUM_CARDS, NUM_NOBLES};
 use super::rules::{can_afford, TOKEN_LIMIT, WINNING_POINTS};
 use super::state::{setup_bank, BaseState, Phase, DECK_CAP, DECK_SEG, EMPTY, MAX_TURN_CAP};
-use crate::game::GameError;
+use crate::game::{range_message, GameError};
 use crate::gems::Gems;
 use serde_json::{Map, Value};
 
@@ -66,13 +66,11 @@ impl BaseState {
         }
         let n = uint(get("num_players")?, "num_players")?;
         if !(2..=4).contains(&n) {
-            return Err(bad(format!("`num_players` must be 2 to 4, not {n}")));
+            return Err(bad(range_message("`num_players`", 2, 4, n)));
         }
         let turn_cap = uint(get("turn_cap")?, "turn_cap")?;
         if !(1..=u64::from(MAX_TURN_CAP)).contains(&turn_cap) {
-            return Err(bad(format!(
-                "`turn_cap` must be in 1..={MAX_TURN_CAP}, not {turn_cap}"
-            )));
+            return Err(bad(range_message("`turn_cap`", 1, MAX_TURN_CAP, turn_cap)));
         }
         let turn = uint(get("turn")?, "turn")?;
         if turn > turn_cap * n {
@@ -449,14 +447,20 @@ fn array<'a>(v: &'a Value, what: &str, len: Option<usize>) -> Result<&'a Vec<Val
 fn card_id(v: &Value, what: &str) -> Result<u8, GameError> {
     match v.as_u64() {
         Some(c) if c < NUM_CARDS as u64 => Ok(c as u8),
-        _ => Err(bad(format!("{v} in `{what}` is not a card id (0..90)"))),
+        _ => Err(bad(format!(
+            "{v} in `{what}` is not a card id (between 0 and {})",
+            NUM_CARDS - 1
+        ))),
     }
 }
 
 fn noble_id(v: &Value) -> Result<u8, GameError> {
     match v.as_u64() {
         Some(c) if c < NUM_NOBLES as u64 => Ok(c as u8),
-        _ => Err(bad(format!("{v} is not a noble id (0..10)"))),
+        _ => Err(bad(format!(
+            "{v} is not a noble id (between 0 and {})",
+            NUM_NOBLES - 1
+        ))),
     }
 }
 
@@ -466,11 +470,7 @@ fn six(v: &Value, what: &str) -> Result<Gems, GameError> {
     for (c, x) in a.iter().enumerate() {
         match x.as_u64() {
             Some(k) if k <= 40 => g.set(c, k as u8),
-            _ => {
-                return Err(bad(format!(
-                    "`{what}`[{c}] must be a token count (0..=40), not {x}"
-                )))
-            }
+            _ => return Err(bad(range_message(&format!("`{what}`[{c}]"), 0, 40, x))),
         }
     }
     Ok(g)

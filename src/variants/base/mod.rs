@@ -51,10 +51,11 @@ impl Game for BaseState {
     /// action directly instead of building the whole legal list.
     fn apply(&mut self, a: Action) -> Result<(), GameError> {
         if a.index() >= actions::NUM_ACTIONS {
-            return Err(GameError::InvalidAction(format!(
-                "action id {} is out of range 0..{}",
+            return Err(GameError::InvalidAction(crate::game::range_message(
+                "action id",
+                0,
+                actions::NUM_ACTIONS - 1,
                 a.0,
-                actions::NUM_ACTIONS
             )));
         }
         if self.phase == Phase::Over {

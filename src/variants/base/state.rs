@@ -144,15 +144,19 @@ impl BaseState {
     /// Deals a new game (docs/base.md, "Setup").
     pub fn new(config: &Config) -> Result<Self, GameError> {
         if !(2..=4).contains(&config.num_players) {
-            return Err(GameError::Config(format!(
-                "Splendor takes 2 to 4 players, not {}",
-                config.num_players
+            return Err(GameError::Config(crate::game::range_message(
+                "players",
+                2,
+                4,
+                config.num_players,
             )));
         }
         if !(1..=MAX_TURN_CAP).contains(&config.turn_cap) {
-            return Err(GameError::Config(format!(
-                "turn_cap must be in 1..={MAX_TURN_CAP}, not {}",
-                config.turn_cap
+            return Err(GameError::Config(crate::game::range_message(
+                "turn_cap",
+                1,
+                MAX_TURN_CAP,
+                config.turn_cap,
             )));
         }
         let n = config.num_players;

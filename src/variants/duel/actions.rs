@@ -194,7 +194,7 @@ pub fn parse(text: &str) -> Result<Action, GameError> {
         "take" => {
             let cells = &words[1..];
             if cells.is_empty() || cells.len() > 3 {
-                return Err(bad(text, "a take names 1 to 3 cells"));
+                return Err(bad(text, "a take names between 1 and 3 cells"));
             }
             let mut mask = 0u32;
             for c in cells {
@@ -216,11 +216,11 @@ pub fn parse(text: &str) -> Result<Action, GameError> {
         "reserve" | "buy" => match words.as_slice() {
             ["reserve", "deck", l] => match crate::action_text::number(l, 1, 3) {
                 Some(l) => Ok(Action(RESERVE_DECK + l - 1)),
-                None => Err(bad(text, "deck level must be 1, 2 or 3")),
+                None => Err(bad(text, "the deck level must be between 1 and 3")),
             },
             ["buy", "reserved", i] => match crate::action_text::number(i, 1, 3) {
                 Some(i) => Ok(Action(BUY_RESERVED + i - 1)),
-                None => Err(bad(text, "reserved index must be 1, 2 or 3")),
+                None => Err(bad(text, "the reserved index must be between 1 and 3")),
             },
             [h, s] => {
                 let slot =
@@ -256,7 +256,7 @@ pub fn parse(text: &str) -> Result<Action, GameError> {
         "royal" => match words.as_slice() {
             [_, r] => match crate::action_text::number(r, 0, 3) {
                 Some(r) => Ok(Action(ROYAL + r)),
-                None => Err(bad(text, "royal ids are 0..3")),
+                None => Err(bad(text, "a royal id must be between 0 and 3")),
             },
             _ => Err(bad(text, "expected a royal id")),
         },

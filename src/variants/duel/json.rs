@@ -6,7 +6,7 @@ use super::actions::{BUY, BUY_RESERVED, LETTERS};
 use super::cards::*;
 use super::rules::REASONS;
 use super::state::*;
-use crate::game::GameError;
+use crate::game::{range_message, GameError};
 use serde_json::{json, Map, Value};
 
 fn opt(c: u8) -> Value {
@@ -164,7 +164,7 @@ fn get<'a>(o: &'a Value, key: &str, ctx: &str) -> Result<&'a Value, GameError> {
 fn int(v: &Value, name: &str, max: u64) -> Result<u64, GameError> {
     match v.as_u64() {
         Some(x) if x <= max && !v.is_f64() => Ok(x),
-        _ => Err(bad(&format!("`{name}` must be an integer in 0..={max}"))),
+        _ => Err(bad(&range_message(&format!("`{name}`"), 0, max, v))),
     }
 }
 
@@ -226,13 +226,13 @@ impl Loader<'_> {
         }
         let turn_cap = int(self.f("turn_cap")?, "turn_cap", 1_000_000)? as u32;
         if turn_cap == 0 {
-            return Err(bad("`turn_cap` must be at least 1"));
+            return Err(bad(&range_message("`turn_cap`", 1, 1_000_000, 0)));
         }
         let turn = int(self.f("turn")?, "turn", 2 * u64::from(turn_cap))? as u32;
-        let chance = self
-            .f("chance")?
+        let chance = self.f("chance")?;
+        let chance = chance
             .as_u64()
-            .ok_or_else(|| bad("`chance` must be an integer in 0..2^64"))?;
+            .ok_or_else(|| bad(&range_message("`chance`", 0, u64::MAX, chance)))?;
         let phase = self
             .f("phase")?
             .as_str()

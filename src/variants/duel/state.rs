@@ -158,9 +158,11 @@ impl DuelState {
             )));
         }
         if config.turn_cap == 0 || config.turn_cap > 1_000_000 {
-            return Err(GameError::Config(format!(
-                "turn_cap must be in 1..=1000000, not {}",
-                config.turn_cap
+            return Err(GameError::Config(crate::game::range_message(
+                "turn_cap",
+                1,
+                1_000_000,
+                config.turn_cap,
             )));
         }
         let mut rng = SplitMix64::new(config.seed);

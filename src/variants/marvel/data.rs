@@ -281,8 +281,11 @@ fn int(file: &str, row: usize, col: &str, text: &str, lo: u32, hi: u32) -> Resul
         digits.parse().unwrap_or(0)
     };
     if v < lo || v > hi {
-        return Err(GameError::CardData(format!(
-            "{file} row {row} column {col}: {s} is outside {lo}..{hi}"
+        return Err(GameError::CardData(crate::game::range_message(
+            &format!("{file} row {row} column {col}"),
+            lo,
+            hi,
+            s,
         )));
     }
     Ok(v as u8)

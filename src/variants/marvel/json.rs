@@ -4,7 +4,7 @@ use super::actions::*;
 use super::data::{MarvelData, NUM_CARDS};
 use super::state::*;
 use crate::cardset::CardSet;
-use crate::game::GameError;
+use crate::game::{range_message, GameError};
 use crate::gems::Gems;
 use serde_json::{json, Map, Value};
 
@@ -122,13 +122,13 @@ fn bad(msg: impl std::fmt::Display) -> GameError {
 fn int(v: &Value, what: &str, lo: i64, hi: i64) -> Result<i64, GameError> {
     let x = v.as_i64().filter(|_| !v.is_f64()).ok_or_else(|| {
         if v.is_u64() {
-            bad(format!("{what} = {v} is outside {lo}..{hi}"))
+            bad(range_message(what, lo, hi, v))
         } else {
             bad(format!("{what} must be an integer"))
         }
     })?;
     if x < lo || x > hi {
-        return Err(bad(format!("{what} = {x} is outside {lo}..{hi}")));
+        return Err(bad(range_message(what, lo, hi, x)));
     }
     Ok(x)
 }

@@ -178,7 +178,7 @@ impl MarvelState {
     /// Heuristic value in [0, 1] (docs/marvel.md §8).
     pub(super) fn value_for(&self, player: Player) -> f32 {
         if let Some(o) = self.result() {
-            return o.returns()[player as usize];
+            return o.returns()[player as usize] as f32;
         }
         let p = player as usize;
         let best_other = (0..self.num_players as usize)

@@ -101,14 +101,16 @@ impl MarvelState {
     pub fn new_with_data(config: &Config, data: &'static MarvelData) -> Result<Self, GameError> {
         let n = config.num_players;
         if !(2..=4).contains(&n) {
-            return Err(GameError::Config(format!(
-                "marvel takes 2, 3 or 4 players, not {n}"
+            return Err(GameError::Config(crate::game::range_message(
+                "players", 2, 4, n,
             )));
         }
         if !(1..=10_000).contains(&config.turn_cap) {
-            return Err(GameError::Config(format!(
-                "turn_cap must be an integer in 1..10000, not {}",
-                config.turn_cap
+            return Err(GameError::Config(crate::game::range_message(
+                "turn_cap",
+                1,
+                10_000,
+                config.turn_cap,
             )));
         }
         let mut rng = SplitMix64::new(config.seed);

@@ -1,0 +1,166 @@
+//! Reading arguments from Python: every bad value, whatever its type, is a
+//! `SplendorError` subclass whose message names the argument, never a
+//! `TypeError`, `OverflowError` or `UnicodeEncodeError` from the conversion.
+//!
+//! Ranges are written one way in every message, by
+//! [`crate::game::range_message`]: "NAME must be between LO and HI, got
+//! VALUE" (both ends included).
+
+use super::errors;
+pub(crate) use crate::game::range_message;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
+
+/// The class of error a bad argument raises (`ConfigError`,
+/// `InvalidActionError`, ...), as a constructor from the message.
+pub(crate) type ErrorFn = fn(String) -> PyErr;
+
+/// `repr(obj)`, or a placeholder when even that fails.
+pub(crate) fn repr(obj: &Bound<'_, PyAny>) -> String {
+    let text = obj
+        .repr()
+        .and_then(|r| r.to_str().map(str::to_owned))
+        .unwrap_or_else(|_| format!("<{}>", type_name(obj)));
+    // Keep messages one line and short, whatever was passed.
+    if text.chars().count() > 80 {
+        let head: String = text.chars().take(77).collect();
+        format!("{head}...")
+    } else {
+        text
+    }
+}
+
+/// The name of `obj`'s type.
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .ok()
+        .and_then(|n| n.to_str().ok().map(str::to_owned))
+        .unwrap_or_else(|| "?".into())
+}
+
+/// An integer value of `obj`: a Python int or any integer type with
+/// `__index__` (NumPy integers), but not a bool. `None` when `obj` is not an
+/// integer; `Some(None)` when it is one too large for `i128`.
+pub(crate) fn integer(obj: &Bound<'_, PyAny>) -> Option<Option<i128>> {
+    if obj.is_instance_of::<PyBool>() {
+        return None;
+    }
+    if obj.is_instance_of::<PyInt>() {
+        // The common case, without a Python method call.
+        return Some(obj.extract::<i128>().ok());
+    }
+    if obj.is_instance_of::<PyFloat>() || obj.is_instance_of::<PyString>() {
+        return None;
+    }
+    let index = obj.call_method0("__index__").ok()?;
+    if !index.is_instance_of::<PyInt>() {
+        return None;
+    }
+    Some(index.extract::<i128>().ok())
+}
+
+/// An integer argument in `lo..=hi`, else `error("NAME must be an integer,
+/// got VALUE")` or `error("NAME must be between LO and HI, got VALUE")`.
+pub(crate) fn int_between(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    lo: i128,
+    hi: i128,
+    error: ErrorFn,
+) -> PyResult<i128> {
+    match integer(obj) {
+        Some(Some(v)) if (lo..=hi).contains(&v) => Ok(v),
+        Some(_) => Err(error(range_message(name, lo, hi, repr(obj)))),
+        None => Err(error(format!(
+            "{name} must be an integer, got {}",
+            repr(obj)
+        ))),
+    }
+}
+
+/// A number argument: an int or a float (or anything with `__float__`, such
+/// as NumPy floats), not a bool or a str. The range is the caller's to check
+/// (NaN and infinities pass here).
+pub(crate) fn number(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<f64> {
+    let bad = || errors::config(format!("{name} must be a number, got {}", repr(obj)));
+    if obj.is_instance_of::<PyBool>() || obj.is_instance_of::<PyString>() {
+        return Err(bad());
+    }
+    // An int beyond the float range overflows here: still a bad number.
+    obj.extract::<f64>().map_err(|_| bad())
+}
+
+/// A text argument: a `str` that is valid Unicode (no lone surrogate, which
+/// cannot be encoded as UTF-8), else `error(...)` naming it.
+pub(crate) fn text<'a>(obj: &'a Bound<'_, PyAny>, name: &str, error: ErrorFn) -> PyResult<&'a str> {
+    let Ok(s) = obj.cast::<PyString>() else {
+        return Err(error(format!(
+            "{name} must be a str, not {}",
+            type_name(obj)
+        )));
+    };
+    s.to_str().map_err(|_| {
+        error(format!(
+            "{name} is not valid text: {} contains a lone surrogate",
+            repr(obj)
+        ))
+    })
+}
+
+/// A variant name argument (`ConfigError` when not a str).
+pub(crate) fn variant<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
+    text(obj, "variant", errors::config)
+}
+
+/// An argument taken as the caller passed it, so that its conversion, and
+/// its error, are ours; `Arg(None)` when the caller left it out (unlike
+/// `Option<T>`, which cannot tell a left-out argument from `None`).
+pub(crate) struct Arg<'py>(pub Option<Bound<'py, PyAny>>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Arg<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Arg(Some(obj.to_owned())))
+    }
+}
+
+impl<'py> Arg<'py> {
+    /// The value, `None` when left out or passed as `None`.
+    fn given(&self) -> Option<&Bound<'py, PyAny>> {
+        self.0.as_ref().filter(|o| !o.is_none())
+    }
+
+    /// An integer in `lo..=hi`; `default` when left out (`None` is refused).
+    pub(crate) fn int_or(&self, name: &str, default: i128, lo: i128, hi: i128) -> PyResult<i128> {
+        match &self.0 {
+            None => Ok(default),
+            Some(o) => int_between(o, name, lo, hi, errors::config),
+        }
+    }
+
+    /// An integer in `lo..=hi`, or `None` when left out or `None`.
+    pub(crate) fn opt_int(&self, name: &str, lo: i128, hi: i128) -> PyResult<Option<i128>> {
+        self.given()
+            .map(|o| int_between(o, name, lo, hi, errors::config))
+            .transpose()
+    }
+
+    /// A number; `default` when left out (`None` is refused).
+    pub(crate) fn number_or(&self, name: &str, default: f64) -> PyResult<f64> {
+        match &self.0 {
+            None => Ok(default),
+            Some(o) => number(o, name),
+        }
+    }
+
+    /// A number; `default` when left out, `None` when passed `None`.
+    pub(crate) fn opt_number_or(&self, name: &str, default: Option<f64>) -> PyResult<Option<f64>> {
+        match &self.0 {
+            None => Ok(default),
+            Some(o) if o.is_none() => Ok(None),
+            Some(o) => number(o, name).map(Some),
+        }
+    }
+}

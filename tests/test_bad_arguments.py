@@ -1,0 +1,455 @@
+"""Every public function, method and constructor of ``splendor._core``, called with a
+matrix of bad arguments, either succeeds (where the value is a documented one) or
+raises a :class:`splendor.SplendorError` subclass: never ``TypeError``,
+``OverflowError``, ``UnicodeEncodeError``, ``RuntimeError``, a panic or a crash. A
+state method that raises leaves the state unchanged.
+
+The calls are found by introspection (``_core.__all__``, the classes' public methods
+and their text signatures), so a new binding is fuzzed without being listed here."""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import inspect
+import math
+import re
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import splendor
+from splendor import _core
+from splendor.errors import SplendorError
+
+
+class Weird:
+    """An object whose conversions all fail in unusual ways."""
+
+    def __index__(self) -> int:
+        raise ZeroDivisionError("no index")
+
+    def __float__(self) -> float:
+        raise ArithmeticError("no float")
+
+    def __str__(self) -> str:
+        raise ValueError("no str")
+
+    def __repr__(self) -> str:
+        raise ValueError("no repr")
+
+    def __iter__(self) -> Iterator[int]:
+        raise LookupError("no iter")
+
+
+class HugeIndex:
+    def __index__(self) -> int:
+        return 2**80
+
+
+BAD: list[Any] = [
+    2**64,
+    2**64 - 1,
+    -1,
+    -(2**70),
+    10**30,
+    1.5,
+    -0.0,
+    math.nan,
+    math.inf,
+    -math.inf,
+    1e-320,
+    1e308,
+    None,
+    True,
+    "",
+    "zz",
+    "take \ud800",
+    "\ud800",
+    "\x00",
+    b"x",
+    bytearray(b"0"),
+    [1],
+    (0,),
+    {},
+    {1, 2},
+    object(),
+    Weird(),
+    HugeIndex(),
+    np.int64(-1),
+    np.float64(np.nan),
+    np.array([1, 2]),
+    splendor.Action("base", 0),
+]
+
+
+def _state(variant: str) -> Any:
+    s = splendor.new_game(variant, seed=3)
+    for _ in range(3):
+        s.apply(s.legal_actions()[0])
+    return s
+
+
+_PAYLOADS: dict[tuple[str, str], Any] = {}
+
+
+def _payload(kind: str, variant: str) -> Any:
+    if (kind, variant) not in _PAYLOADS:
+        if kind == "search":
+            result: Any = splendor.search(_state(variant), iterations=8)
+        else:
+            result = splendor.match(["random"], variant=variant, games=2)
+        _PAYLOADS[kind, variant] = result.__reduce__()[1][0]
+    return _PAYLOADS[kind, variant]
+
+
+def _valid(name: str, variant: str, owner: str) -> Any:
+    """A good value for a parameter, by name (what the other arguments hold)."""
+    state = _state(variant)
+    if owner.endswith("__setstate__"):
+        return 7
+    table: dict[str, Any] = {
+        "state": state,
+        "text": state.to_json() if "from_json" in owner else str(state.legal_actions()[0]),
+        "action": str(state.legal_actions()[0]),
+        "player": 0,
+        "seed": 1,
+        "id": 0,
+        "variant": variant,
+        "n": 2,
+        "players": None,
+        "turn_cap": None,
+        "cards": None,
+        "locations": None,
+        "bots": ["random"],
+        "games": 2,
+        "threads": 1,
+        "progress": None,
+        "iterations": 8,
+        "time_limit": None,
+        "max_nodes": 1000,
+        "rollout_depth": 8,
+        "exploration": 0.7,
+        "prior_temperature": 0.02,
+        "winners": [0],
+        "reason": "points",
+        "num_players": 2,
+        "_memo": {},
+        "value": 0,
+    }
+    if name == "payload":
+        return _payload("search" if "search" in owner else "match", variant)
+    return table[name]
+
+
+def _callables(variant: str) -> Iterator[tuple[str, Callable[..., Any], Any]]:
+    """``(label, callable, state it may change or None)`` for the whole public surface."""
+    for name in _core.__all__:
+        obj = getattr(_core, name)
+        if not callable(obj):
+            continue
+        yield name, obj, None
+        if not inspect.isclass(obj):
+            continue
+        yield from _methods(name, obj, variant)
+
+
+def _instances(name: str, variant: str) -> list[Any]:
+    state = _state(variant)
+    return {
+        "BaseState": [state] if variant == "base" else [],
+        "DuelState": [state] if variant == "duel" else [],
+        "MarvelState": [state] if variant == "marvel" else [],
+        "Action": [state.legal_actions()[0]],
+        "Outcome": [splendor.Outcome([0], "points", 2)],
+        "RandomBot": [splendor.RandomBot()],
+        "GreedyBot": [splendor.GreedyBot()],
+        "MctsBot": [splendor.MctsBot(iterations=8)],
+        "SearchResult": [splendor.search(state, iterations=8)],
+        "MatchResult": [splendor.match(["random"], games=2)],
+    }[name]
+
+
+def _methods(name: str, cls: type, variant: str) -> Iterator[tuple[str, Callable[..., Any], Any]]:
+    extra = ("__eq__", "__deepcopy__", "__setstate__")
+    for attr in sorted(vars(cls)):
+        if attr.startswith("_") and attr not in extra:
+            continue
+        member = getattr(cls, attr)
+        if isinstance(member, staticmethod) or (
+            callable(member) and getattr(member, "__self__", None) is cls
+        ):
+            yield f"{name}.{attr}", member, None
+            continue
+        if not callable(member):
+            continue
+        for instance in _instances(name, variant):
+            yield f"{name}.{attr}", getattr(instance, attr), instance
+
+
+def _parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return []
+    return [
+        p
+        for p in params
+        if p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    ]
+
+
+def _call(fn: Callable[..., Any], params: list[inspect.Parameter], args: dict[str, Any]) -> Any:
+    positional = [
+        args[p.name]
+        for p in params
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name in args
+    ]
+    keywords = {p.name: args[p.name] for p in params if p.kind == p.KEYWORD_ONLY}
+    return fn(*positional, **keywords)
+
+
+def _json(owner: Any) -> str | None:
+    to_json = getattr(owner, "to_json", None)
+    return to_json() if callable(to_json) and hasattr(owner, "legal_actions") else None
+
+
+class TookTooLong(Exception):
+    """Raised by the alarm in a call that a valid but huge value made long."""
+
+
+@contextlib.contextmanager
+def _alarm(seconds: float) -> Iterator[None]:
+    """Raises TookTooLong in the call if it runs past ``seconds``.
+
+    A valid budget can be huge (``iterations=2**64 - 1``): such a call must stop
+    when a signal handler raises, as it does on Ctrl-C, and that is a success here.
+    """
+
+    def ring(signum: int, frame: object) -> None:
+        raise TookTooLong
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs SIGALRM")
+@pytest.mark.parametrize("variant", splendor.VARIANTS)
+def test_every_bad_argument_is_a_splendor_error(variant: str) -> None:
+    failures: list[str] = []
+    long_calls: set[str] = set()
+    calls = 0
+    for label, fn, owner in _callables(variant):
+        params = _parameters(fn)
+        for target in params:
+            for bad in BAD:
+                args = {p.name: _valid(p.name, variant, label) for p in params}
+                args[target.name] = bad
+                before = _json(owner)
+                calls += 1
+                try:
+                    with _alarm(2.0):
+                        _call(fn, params, args)
+                except SplendorError:
+                    if owner is not None and _json(owner) != before:
+                        failures.append(f"{label}({target.name}={bad!r}) changed the state")
+                except TookTooLong:
+                    long_calls.add(f"{label}({target.name})")
+                except BaseException as exc:
+                    failures.append(
+                        f"{label}({target.name}={_safe(bad)}): {type(exc).__name__}: {_safe(exc)}"
+                    )
+    assert calls > 1000
+    # Only the budgets may run long, and only on a valid huge value.
+    assert long_calls <= {
+        "search(iterations)",
+        "random_games(n)",
+        "match(games)",
+    }, long_calls
+    assert not failures, f"{len(failures)} calls raised outside SplendorError:\n" + "\n".join(
+        failures[:60]
+    )
+
+
+def _safe(x: object) -> str:
+    try:
+        return repr(x)[:80]
+    except Exception:
+        return f"<{type(x).__name__}>"
+
+
+def test_classes_without_a_constructor_say_where_instances_come_from() -> None:
+    for cls, hint in [
+        (splendor.BaseState, "new_game"),
+        (splendor.DuelState, "from_json"),
+        (splendor.MarvelState, "new_game"),
+        (splendor.SearchResult, "search"),
+        (splendor.MatchResult, "match"),
+    ]:
+        with pytest.raises(splendor.ConfigError, match=hint):
+            cls()
+        with pytest.raises(splendor.ConfigError):
+            cls(1, x=2)
+
+
+def test_one_mcts_bot_from_many_threads() -> None:
+    bot = splendor.MctsBot(iterations=400, threads=2, seed=1)
+    states = [_state(v) for v in splendor.VARIANTS]
+    errors: list[BaseException] = []
+    moves: list[Any] = []
+
+    def play() -> None:
+        try:
+            for s in states:
+                a = bot.act(s)
+                assert a in s.legal_actions()
+                moves.append(a)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=play) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert len(moves) == 6 * len(states)
+    # The bot drew one seed per move from its stream, whatever the interleaving:
+    # a copy of its original self, after as many moves, plays on the same.
+    again = splendor.MctsBot(iterations=400, threads=2, seed=1)
+    for _ in range(6):
+        for s in states:
+            again.act(s)
+    assert [again.act(s) for s in states] == [bot.act(s) for s in states]
+
+
+def test_quick_bots_from_many_threads() -> None:
+    for bot in (splendor.RandomBot(seed=2), splendor.GreedyBot(seed=2)):
+        states = [_state(v) for v in splendor.VARIANTS] * 20
+        errors: list[BaseException] = []
+
+        def play(b: Any = bot, ss: list[Any] = states, errs: list[BaseException] = errors) -> None:
+            try:
+                for s in ss:
+                    b.act(s)
+            except BaseException as exc:
+                errs.append(exc)
+
+        threads = [threading.Thread(target=play) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors, errors
+
+
+def test_time_limit_zero_runs_the_least_search() -> None:
+    # Documented: the clock is read every 8 iterations, so 8 per thread.
+    for variant in splendor.VARIANTS:
+        s = _state(variant)
+        for threads in (1, 2):
+            r = splendor.search(s, time_limit=0, threads=threads)
+            assert r.iterations == 8 * threads
+            assert r.action in s.legal_actions()
+        assert splendor.MctsBot(time_limit=0).act(s) in s.legal_actions()
+        # With an iteration budget too, the first budget reached stops it.
+        assert splendor.search(s, time_limit=0, iterations=3).iterations == 3
+
+
+def test_a_prior_temperature_that_underflows_is_the_greedy_limit() -> None:
+    # Documented: below about 3e-39 the softmax's limit, all the prior on the
+    # best move(s); the same search as any tiny temperature, and sound numbers.
+    for variant in splendor.VARIANTS:
+        s = _state(variant)
+        tiny = splendor.search(s, iterations=400, seed=5, prior_temperature=1e-320)
+        small = splendor.search(s, iterations=400, seed=5, prior_temperature=1e-30)
+        assert tiny.visits == small.visits and tiny.values == small.values
+        assert all(math.isfinite(v) and 0 <= v <= 1 for v in tiny.values.values())
+        assert sum(tiny.visits.values()) > 0
+    with pytest.raises(splendor.ConfigError, match="prior_temperature"):
+        splendor.search(_state("base"), prior_temperature=0.0)
+    with pytest.raises(splendor.ConfigError, match="prior_temperature"):
+        splendor.MctsBot(prior_temperature=-1e-320)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+# Range notations other than "between LO and HI": `0..4`, `1..=256`, `{lo}..{hi}`,
+# `[0, 1]`, `2^31`, `2 to 4`, `2, 3 or 4`.
+_OTHER_RANGE = re.compile(
+    r"(?<![.\w])[\w}\])]+\.\.=?[\w{(\[-]+"
+    r"|\[\s*-?\d+(?:\.\d+)?\s*,\s*-?\d+(?:\.\d+)?\s*\]"
+    r"|\b\d+\s*\^\s*\d+"
+    r"|\b\d+ to \d+\b"
+    r"|\b\d+, \d+ or \d+\b"
+)
+_RUST_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _rust_messages() -> Iterator[tuple[str, str]]:
+    for path in sorted((ROOT / "src").rglob("*.rs")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.strip()
+            if code.startswith(("//", "#[doc", "#[pyo3(")) or "text_signature" in code:
+                continue
+            for m in _RUST_STRING.finditer(line):
+                yield f"{path.relative_to(ROOT)}:{n}", m.group(0)
+
+
+def _python_messages() -> Iterator[tuple[str, str]]:
+    for path in sorted((ROOT / "python" / "splendor").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip: set[int] = set()
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if (
+                isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+                and body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+            ):
+                skip.add(id(body[0].value))  # a docstring, not a message
+            if isinstance(node, ast.JoinedStr):
+                skip.update(id(v) for v in node.values)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.JoinedStr):
+                parts = [v.value if isinstance(v, ast.Constant) else "{}" for v in node.values]
+                text = "".join(str(p) for p in parts)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if id(node) in skip:
+                    continue
+                text = node.value
+            else:
+                continue
+            yield f"{path.relative_to(ROOT)}:{node.lineno}", str(text)
+
+
+def test_ranges_are_written_one_way() -> None:
+    # Every message of both engines writes a range "between LO and HI" (both ends
+    # included): a reader never has to guess whether `0..4` includes the 4.
+    found = [
+        f"{where}: {text}"
+        for where, text in [*_rust_messages(), *_python_messages()]
+        if _OTHER_RANGE.search(text)
+    ]
+    assert not found, "\n".join(found)
+    state = splendor.new_game("base")
+    cases: list[tuple[Callable[[], object], str]] = [
+        (lambda: state.apply(10**6), "action id must be between 0 and 328, got 1000000"),
+        (lambda: state.to_json(5), "player must be between 0 and 1, got 5"),
+        (lambda: splendor.new_game("duel", turn_cap=0), "turn_cap must be between 1 and"),
+        (lambda: splendor.MctsBot(threads=300), "threads must be between 1 and 256, got 300"),
+        (lambda: splendor.new_game("marvel", players=9), "players must be between 2 and 4"),
+    ]
+    for call, engine_message in cases:
+        with pytest.raises(SplendorError) as info:
+            call()
+        assert engine_message in str(info.value)
