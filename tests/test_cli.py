@@ -257,7 +257,7 @@ def test_bench_refuses_zero_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["bench", "--games", "0"]) == 2
     err = capsys.readouterr().err
     assert err == (
-        "splendor bench: error: argument --games: must be in 1..10000000, got 0"
+        "splendor bench: error: argument --games: must be between 1 and 10000000, got 0"
         " (see 'splendor bench --help')\n"
     )
 

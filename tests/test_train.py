@@ -184,7 +184,7 @@ def test_bad_network_files_give_clear_errors(tmp_path: Path) -> None:
         "unknown variant 'chess'": _rewrite(
             good, tmp_path / "v.st", metadata={**meta, "variant": "chess"}
         ),
-        "players=5 is not in 1..4": _rewrite(
+        "metadata players must be between 1 and 4, got 5": _rewrite(
             good, tmp_path / "pl.st", metadata={**meta, "players": "5"}
         ),
         "obs_size/num_actions 433/329 are not base's 432/329": _rewrite(
@@ -349,7 +349,7 @@ def _corrupt(run_dir: Path, tmp_path: Path, **changes: Any) -> Path:
         ({"game_seeds": lambda s: s[:1]}, "'game_ids' and 'game_seeds'"),
         ({"player": lambda s: s.astype(np.int64)}, "'player' is int64, expected int8"),
         ({"player": None}, "missing array 'player'"),
-        ({"player": lambda s: s + 2}, "'player' holds a seat outside 0..1"),
+        ({"player": lambda s: s + 2}, "'player' must hold seats between 0 and 1"),
         ({"obs": lambda x: np.where(x == x.max(), np.nan, x).astype(np.float32)}, "NaN"),
     ],
 )

@@ -73,6 +73,8 @@ def match(
         ConfigError: A bad bot, variant, player count, game or thread count, or
             a path-less ``net:`` spec with no shipped network.
         NetworkError: A bad network file, or one for another game.
+        MatchInterrupted: Ctrl-C during the match; its ``result`` holds the games
+            finished so far.
     """
     resolved = [resolve_bot_spec(b, variant, players) if isinstance(b, str) else b for b in bots]
     return _core.match(

@@ -104,7 +104,7 @@ impl<G: Observed> VectorEnv<G> {
         }
         if config.threads == 0 || config.threads > 256 {
             return Err(GameError::Config(format!(
-                "threads must be in 1..=256, got {}",
+                "threads must be between 1 and 256, got {}",
                 config.threads
             )));
         }
@@ -229,8 +229,8 @@ impl<G: Observed> VectorEnv<G> {
         for (i, (slot, &a)) in self.slots.iter().zip(actions).enumerate() {
             if a < 0 || a >= G::NUM_ACTIONS as i64 {
                 return Err(GameError::InvalidAction(format!(
-                    "env {i}: action id {a} is out of range 0..{}",
-                    G::NUM_ACTIONS
+                    "env {i}: action id must be between 0 and {}, got {a}",
+                    G::NUM_ACTIONS - 1
                 )));
             }
             let a = a as usize;

@@ -96,7 +96,7 @@ fn parse_count(meta: &HashMap<String, String>, key: &str) -> Result<usize, GameE
     match text.trim().parse::<usize>() {
         Ok(n) if n > 0 && n <= MAX_WIDTH => Ok(n),
         _ => Err(bad(format!(
-            "network file: metadata `{key}` must be an integer in 1..={MAX_WIDTH}, got {text:?}"
+            "network file: metadata `{key}` must be an integer between 1 and {MAX_WIDTH}, got {text:?}"
         ))),
     }
 }
@@ -128,7 +128,7 @@ impl Network {
         let players = parse_count(meta, "players")?;
         if players > MAX_PLAYERS {
             return Err(bad(format!(
-                "network file: metadata `players` must be in 1..={MAX_PLAYERS}, got {players}"
+                "network file: metadata `players` must be between 1 and {MAX_PLAYERS}, got {players}"
             )));
         }
         let obs_size = parse_count(meta, "obs_size")?;
@@ -140,7 +140,7 @@ impl Network {
             .collect::<Option<_>>()
             .ok_or_else(|| {
                 bad(format!(
-                    "network file: metadata `hidden` must be comma-separated widths in 1..={MAX_WIDTH}, got {hidden_text:?}"
+                    "network file: metadata `hidden` must be comma-separated widths between 1 and {MAX_WIDTH}, got {hidden_text:?}"
                 ))
             })?;
         let provenance = meta.get("provenance").cloned().unwrap_or_default();

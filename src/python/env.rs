@@ -69,10 +69,14 @@ fn spec_rows<G: Observed>(players: usize) -> PyResult<Vec<SpecRow>> {
 /// `variant` with `players` seats; `splendor.observation_spec` wraps it.
 #[pyfunction]
 #[pyo3(signature = (variant, players=None), text_signature = "(variant, players=2)")]
-fn _observation_spec(variant: &str, players: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<SpecRow>> {
+fn _observation_spec(
+    variant: &Bound<'_, PyAny>,
+    players: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<SpecRow>> {
+    let variant = super::args::variant(variant)?;
     let players = state::int_arg(players, "players", 2)?;
     let players = usize::try_from(players)
-        .map_err(|_| errors::config(format!("players must be 2, 3 or 4, got {players}")))?;
+        .map_err(|_| errors::config(format!("players must be between 2 and 4, got {players}")))?;
     match variant {
         "base" => spec_rows::<BaseState>(players),
         "duel" => spec_rows::<DuelState>(players),
@@ -207,12 +211,17 @@ impl PyVectorEnv {
         let num_envs = usize::try_from(n)
             .ok()
             .filter(|&n| n > 0 && n <= 1 << 24)
-            .ok_or_else(|| errors::config(format!("num_envs must be in 1..=2**24, got {n}")))?;
+            .ok_or_else(|| {
+                errors::config(format!(
+                    "num_envs must be between 1 and {}, got {n}",
+                    1 << 24
+                ))
+            })?;
         let t = state::int_arg(threads, "threads", 1)?;
         let threads = usize::try_from(t)
             .ok()
             .filter(|&t| (1..=256).contains(&t))
-            .ok_or_else(|| errors::config(format!("threads must be in 1..=256, got {t}")))?;
+            .ok_or_else(|| errors::config(format!("threads must be between 1 and 256, got {t}")))?;
         let players = usize::from(game.num_players);
         let names = opponents_arg(opponents, players)?;
         let mut specs = Vec::with_capacity(names.len());
@@ -328,8 +337,8 @@ impl PyVectorEnv {
             .and_then(|k| self.env.lock().ok().and_then(|env| env.state_json(k)));
         let Some(json) = json else {
             return Err(errors::config(format!(
-                "env index must be in 0..{}, got {k}",
-                self.num_envs
+                "env index must be between 0 and {}, got {k}",
+                self.num_envs - 1
             )));
         };
         let text = pyo3::types::PyString::new(py, &json);

@@ -106,30 +106,37 @@ impl PyNetwork {
         PyBytes::new(py, &self.bytes)
     }
 
+    /// The variant it was trained for (`base`, `duel` or `marvel`).
     #[getter]
     fn variant(&self) -> &str {
         self.net.variant()
     }
+    /// The player count it was trained for.
     #[getter]
     fn players(&self) -> usize {
         self.net.players()
     }
+    /// The hidden layer widths.
     #[getter]
     fn hidden(&self) -> Vec<usize> {
         self.net.hidden().to_vec()
     }
+    /// The observation length it reads.
     #[getter]
     fn obs_size(&self) -> usize {
         self.net.obs_size()
     }
+    /// The number of action ids of its policy head.
     #[getter]
     fn num_actions(&self) -> usize {
         self.net.num_actions()
     }
+    /// Free text (JSON) on how it was trained.
     #[getter]
     fn provenance(&self) -> &str {
         self.net.provenance()
     }
+    /// SHA-256 (hex) of the file: the network's identity.
     #[getter]
     fn sha256(&self) -> String {
         self.net.sha256_hex()

@@ -144,7 +144,7 @@ pub(crate) fn selfplay_games(
             Ok(v)
         } else {
             Err(errors::config(format!(
-                "{name} must be in {lo}..={hi}, got {v}"
+                "{name} must be between {lo} and {hi}, got {v}"
             )))
         }
     };

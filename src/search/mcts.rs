@@ -200,7 +200,7 @@ impl SearchConfig {
             }
             if !(0.0..=1.0).contains(&epsilon) {
                 return bad(format!(
-                    "root noise epsilon must be in [0, 1], got {epsilon}"
+                    "root noise epsilon must be between 0 and 1, got {epsilon}"
                 ));
             }
             if self.network.is_none() && self.selection == Selection::Uct {

@@ -213,7 +213,7 @@ pub fn play_games<G: Game>(
     cfg.validate::<G>()?;
     if threads == 0 || threads > 256 {
         return Err(GameError::Config(format!(
-            "threads must be in 1..=256, got {threads}"
+            "threads must be between 1 and 256, got {threads}"
         )));
     }
     let next = AtomicUsize::new(0);

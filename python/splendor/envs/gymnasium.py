@@ -60,7 +60,7 @@ def observation_space(variant: str, players: int = 2, *, normalize: bool = False
 
 def _opponents(players: int, seat: int, opponent: str) -> list[str | None]:
     if not isinstance(seat, int) or not 0 <= seat < players:
-        raise splendor.ConfigError(f"seat must be in 0..{players - 1}, got {seat!r}")
+        raise splendor.ConfigError(f"seat must be between 0 and {players - 1}, got {seat!r}")
     return [None if p == seat else opponent for p in range(players)]
 
 

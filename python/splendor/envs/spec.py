@@ -23,7 +23,7 @@ class Feature(NamedTuple):
     scale: float
     """The normalised feature is ``value / scale``."""
     bounded: bool
-    """True when ``scale`` is a hard maximum (the normalised value is in [0, 1])."""
+    """True when ``scale`` is a hard maximum (the normalised value is between 0 and 1)."""
 
 
 @dataclass(frozen=True)

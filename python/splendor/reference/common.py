@@ -118,7 +118,9 @@ def action_id(value: object, num_actions: int, variant: str) -> int | None:
         except TypeError:
             raise InvalidActionError(f"`{value}` has no action id") from None
         if not 0 <= found < num_actions:
-            raise InvalidActionError(f"action id {found} is out of range 0..{num_actions}")
+            raise InvalidActionError(
+                f"action id must be between 0 and {num_actions - 1}, got {found}"
+            )
         return found
     if isinstance(value, bool):
         raise InvalidActionError("an action must be an Action, an int id or text, not bool")

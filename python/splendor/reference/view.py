@@ -102,7 +102,7 @@ def complete_view(text: str, *, seed: int) -> str:
     if isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < len(players):
         raise InvalidStateError(f"viewer {viewer!r} is not a seat of this {len(players)}-seat view")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
-        raise InvalidStateError(f"seed {seed!r} is not in 0..2**64")
+        raise InvalidStateError(f"seed must be between 0 and {(1 << 64) - 1}, got {seed!r}")
     levels = _levels(view)
     seen = _seen_cards(view, levels)
     if len(set(seen)) != len(seen):

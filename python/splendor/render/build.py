@@ -311,7 +311,7 @@ def _build_duel(obj: Mapping[str, Any], result: Result | None) -> Board:
         legend=_legend(
             tables.DUEL_KINDS,
             (
-                "cells a1..e5 (column, row; . = empty): `take a1 b2 c3` takes a line of up to"
+                "cells a1 to e5 (column, row; . = empty): `take a1 b2 c3` takes a line of up to"
                 " 3 tokens; to reserve, `gold c3` then `reserve 2.3`",
                 "cards: 2.3 = level 2 slot 3 (`buy 2.3`), R1 = your reserved card 1"
                 " (`buy reserved 1`)",

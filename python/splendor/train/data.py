@@ -126,7 +126,7 @@ def _check_shard(
             )
     n = arrays["obs"].shape[0]
     if n and (arrays["player"].min() < 0 or arrays["player"].max() >= players):
-        raise ShardError(f"{path}: array 'player' holds a seat outside 0..{players - 1}")
+        raise ShardError(f"{path}: array 'player' must hold seats between 0 and {players - 1}")
     want = {
         "obs": (n, obs_size),
         "mask": (n, num_actions),

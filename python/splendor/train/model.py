@@ -187,7 +187,9 @@ def shape_from_metadata(metadata: Mapping[str, str], path: str = "network") -> N
     if shape.variant not in splendor.VARIANTS:
         raise NetworkError(f"{path}: unknown variant {shape.variant!r}")
     if shape.players > MAX_PLAYERS:
-        raise NetworkError(f"{path}: metadata players={shape.players} is not in 1..{MAX_PLAYERS}")
+        raise NetworkError(
+            f"{path}: metadata players must be between 1 and {MAX_PLAYERS}, got {shape.players}"
+        )
     try:
         state = splendor.new_game(shape.variant, players=shape.players)
     except ConfigError as exc:

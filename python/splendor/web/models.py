@@ -55,7 +55,7 @@ class Considered(BaseModel):
     id: int
     text: str
     visits: int
-    value: float = Field(description="Mean reward in [0, 1] for the player to move")
+    value: float = Field(description="Mean reward, between 0 and 1, for the player to move")
 
 
 class MoveResponse(BaseModel):
@@ -66,7 +66,9 @@ class MoveResponse(BaseModel):
     player: int
     bot: str
     win_estimate: float | None = Field(
-        description="The search's value of the chosen action, in [0, 1] (None for bots without one)"
+        description=(
+            "The search's value of the chosen action, between 0 and 1 (None for bots without one)"
+        )
     )
     iterations: int | None
     nodes: int | None
