@@ -68,7 +68,9 @@ def test_illegal_actions_raise_naming_the_env_and_change_nothing() -> None:
     with pytest.raises(splendor.IllegalActionError, match=r"^env 1: "):
         env.step(actions)
     actions[1] = env.num_actions
-    with pytest.raises(splendor.InvalidActionError, match=r"^env 1: action id must be between 0 and "):
+    with pytest.raises(
+        splendor.InvalidActionError, match=r"^env 1: action id must be between 0 and "
+    ):
         env.step(actions)
     with pytest.raises(splendor.InvalidActionError, match="integers"):
         env.step(actions.astype(np.float64))
