@@ -2,8 +2,8 @@
 
 Games are played by the Rust engine's seeded ``GreedyBot`` (so they end well
 before the turn cap unless the cap is tiny); the policy
-target is a random distribution over the legal actions and the value target the
-real final returns, rotated to the mover. Real data comes from
+target is a random distribution over the legal actions, the value target the
+real final returns, rotated to the mover, and the search value ``q`` uniform noise. Real data comes from
 ``splendor.selfplay``; these let the training code be tested on its own.
 """
 
@@ -72,6 +72,7 @@ def write_run(
             mask=np.stack([m for p in parts for m in p["mask"]]).astype(np.bool_),
             policy=np.stack([x for p in parts for x in p["policy"]]).astype(np.float32),
             returns=np.stack([r for p in parts for r in p["returns"]]).astype(np.float32),
+            q=rng.uniform(0.0, 1.0, len(game)).astype(np.float32),
             game=np.asarray(game, dtype=np.int64),
             ply=np.asarray([x for p in parts for x in p["ply"]], dtype=np.int32),
             player=np.asarray([x for p in parts for x in p["mover"]], dtype=np.int8),

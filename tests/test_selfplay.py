@@ -59,6 +59,10 @@ def test_shards_follow_the_format(tmp_path: Path, variant: str, players: int) ->
     assert data["policy"].shape == (n, state.num_actions)
     assert data["returns"].shape == (n, players) and data["returns"].dtype == np.float32
     assert sorted(data["game_ids"].tolist()) == [0, 1, 2]
+    # The search's root value for the mover: a reward in [0, 1], one per sample.
+    assert data["q"].shape == (n,) and data["q"].dtype == np.float32
+    assert ((data["q"] >= 0) & (data["q"] <= 1)).all()
+    assert len(np.unique(data["q"])) > 1
     # Every sample is a real choice: two or more legal actions.
     assert (data["mask"].sum(axis=1) >= 2).all()
     # The policy is a distribution over the legal actions.

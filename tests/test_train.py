@@ -22,6 +22,7 @@ from splendor.errors import NetworkError
 from splendor.train import loop
 from splendor.train.data import (
     BatchSampler,
+    blend_search_value,
     input_normalization,
     load_runs,
     read_shard,
@@ -295,6 +296,33 @@ def test_runs_load_with_a_replay_window_and_split_by_game(
     assert not set(train_set.game_key) & set(validation.game_key)
 
 
+def test_search_value_blends_into_the_value_target() -> None:
+    returns = np.array([[1, 0, 0], [0, 0.5, 0.5], [0, 0, 0], [0, 1, 0]], np.float32)
+    q = np.array([0.8, 0.2, 0.6, np.nan], np.float32)
+    assert blend_search_value(returns, q, 0.0) is returns
+    half = blend_search_value(returns, q, 0.5)
+    np.testing.assert_allclose(half[0], [0.9, 0.05, 0.05], rtol=1e-6)
+    np.testing.assert_allclose(half[1], [0.1, 0.45, 0.45], rtol=1e-6)
+    # A truncated game's row takes the search value alone; a row without one keeps its result.
+    np.testing.assert_allclose(half[2], [0.6, 0.2, 0.2], rtol=1e-6)
+    np.testing.assert_array_equal(half[3], returns[3])
+    np.testing.assert_allclose(half.sum(axis=1), 1.0, rtol=1e-6)
+    full = blend_search_value(returns, q, 1.0)
+    np.testing.assert_allclose(full[:3, 0], q[:3], rtol=1e-6)
+
+
+def test_shards_without_search_values_load_with_their_results(
+    run_dir: Path, tmp_path: Path
+) -> None:
+    """Shards written before ``q`` existed still load; their value target stays the result."""
+    old = _corrupt(run_dir, tmp_path, q=None)
+    plain, _ = load_runs([old])
+    blended, _ = load_runs([old], value_q_weight=0.7)
+    np.testing.assert_array_equal(plain.returns, blended.returns)
+    with_q, _ = load_runs([run_dir], value_q_weight=0.7)
+    assert not np.array_equal(with_q.returns[: len(plain)], plain.returns)
+
+
 def test_input_normalization_standardises_and_leaves_constants_alone() -> None:
     gen = np.random.default_rng(0)
     obs = np.stack([gen.normal(3.0, 2.0, 500), np.full(500, 7.0)], axis=1).astype(np.float32)
@@ -351,6 +379,8 @@ def _corrupt(run_dir: Path, tmp_path: Path, **changes: Any) -> Path:
         ({"player": None}, "missing array 'player'"),
         ({"player": lambda s: s + 2}, "'player' must hold seats between 0 and 1"),
         ({"obs": lambda x: np.where(x == x.max(), np.nan, x).astype(np.float32)}, "NaN"),
+        ({"q": lambda g: np.full(g.shape, 1.5, np.float32)}, r"'q' holds values outside \[0, 1\]"),
+        ({"q": lambda g: np.zeros(3, np.float32)}, "'q' has shape"),
     ],
 )
 def test_bad_shards_give_clear_errors(

@@ -1187,6 +1187,7 @@ class _SelfPlayRecord(TypedDict):
     mask: npt.NDArray[np.bool_]
     policy: npt.NDArray[np.float32]
     returns: npt.NDArray[np.float32]
+    q: npt.NDArray[np.float32]
     ply: npt.NDArray[np.uint32]
     player: npt.NDArray[np.uint8]
 

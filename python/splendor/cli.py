@@ -473,6 +473,12 @@ def _add_train(sub: Any) -> None:
         "--window", type=int_in(1, 10**9), default=300_000, help="replay window in samples"
     )
     p.add_argument(
+        "--value-q-weight",
+        type=float_in(0.0, 1.0),
+        default=0.0,
+        help="weight of the search's root value in the value target (0: game results only)",
+    )
+    p.add_argument(
         "--steps", type=int_in(1, 10**8), default=1000, help="training steps per iteration"
     )
     p.add_argument("--batch-size", type=int_in(1, 1 << 20), default=256)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from splendor._core import _SelfPlayRecord
 
 FORMAT = "splendor-selfplay/1"
-SHARD_KEYS = ("obs", "mask", "policy", "returns", "game", "ply", "player")
+SHARD_KEYS = ("obs", "mask", "policy", "returns", "q", "game", "ply", "player")
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,7 @@ def _game_arrays(record: _SelfPlayRecord) -> dict[str, np.ndarray]:
         "mask": record["mask"],
         "policy": record["policy"],
         "returns": record["returns"],
+        "q": record["q"],
         "game": np.full(n, record["game_id"], dtype=np.int64),
         "ply": record["ply"].astype(np.int32),
         "player": record["player"].astype(np.int8),

@@ -47,6 +47,7 @@ fn record_dict<'py, G: Game>(
         "returns",
         PyArray1::from_vec(py, r.returns).reshape([n, players])?,
     )?;
+    d.set_item("q", PyArray1::from_vec(py, r.q))?;
     d.set_item("ply", PyArray1::from_vec(py, r.ply))?;
     d.set_item("player", PyArray1::from_vec(py, r.player))?;
     Ok(d)
@@ -108,7 +109,7 @@ impl VariantFn for SelfPlayFn {
 
 /// Plays the self-play games `game_ids` of a run seeded `seed` on `threads`
 /// threads (GIL released) and calls `on_game(record)` with each finished
-/// game, a dict of NumPy arrays (`obs`, `mask`, `policy`, `returns`, `ply`)
+/// game, a dict of NumPy arrays (`obs`, `mask`, `policy`, `returns`, `q`, `ply`)
 /// and its `game_id`, `game_seed`, `decisions`, `reason`, `winners`. Returns
 /// the number of games handed over. An exception in `on_game` (or Ctrl-C)
 /// stops every thread after its current decision and is re-raised. With a

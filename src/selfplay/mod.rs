@@ -81,6 +81,11 @@ pub struct GameRecord {
     pub policy: Vec<f32>,
     /// `samples x players` returns rotated to the mover (column 0 = mover).
     pub returns: Vec<f32>,
+    /// The search's value of the root for the mover, per sample: the
+    /// visit-weighted mean reward of the root's children, in `[0, 1]`. A
+    /// smoother value target than the one game's result (see
+    /// `docs/network.md`).
+    pub q: Vec<f32>,
     /// The decision index of each sample in its game.
     pub ply: Vec<u32>,
     /// The mover (seat) of each sample.
@@ -113,6 +118,7 @@ pub fn play_game<G: Game>(
         mask: Vec::new(),
         policy: Vec::new(),
         returns: Vec::new(),
+        q: Vec::new(),
         ply: Vec::new(),
         player: Vec::new(),
         decisions: 0,
@@ -155,6 +161,12 @@ pub fn play_game<G: Game>(
                     record.policy[row + s.action.index()] =
                         (s.visits as f64 / total.max(1) as f64) as f32;
                 }
+                let weighted: f64 = result
+                    .stats
+                    .iter()
+                    .map(|s| s.value * s.visits as f64)
+                    .sum();
+                record.q.push((weighted / total.max(1) as f64) as f32);
                 record.ply.push(record.decisions);
                 record.samples += 1;
                 record.player.push(mover);

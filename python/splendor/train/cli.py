@@ -41,6 +41,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         selfplay_options=parse_options(args.selfplay_option),
         data=data_dirs(args.data),
         window=args.window,
+        value_q_weight=args.value_q_weight,
         steps_per_iteration=args.steps,
         batch_size=args.batch_size,
         learning_rate=args.lr,

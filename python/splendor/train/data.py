@@ -36,6 +36,9 @@ SHARD_KEYS: dict[str, Any] = {
 }
 """Every array of a shard and its dtype."""
 
+OPTIONAL_SHARD_KEYS: dict[str, Any] = {"q": np.float32}
+"""Arrays a shard may lack (shards written before they existed); a missing ``q`` reads as NaN."""
+
 POLICY_SUM_TOLERANCE = 1e-3
 """How far from 1 a policy target or a non-truncated return row may sum."""
 
@@ -51,6 +54,8 @@ class Samples:
     mask: npt.NDArray[np.bool_]
     policy: npt.NDArray[np.float32]
     returns: npt.NDArray[np.float32]
+    """The value target: the final returns rotated to the mover, or (see
+    :func:`blend_search_value`) their blend with the search's root value."""
     game_key: npt.NDArray[np.int64]
     """A key of the sample's game, unique over all loaded runs (run index and game id)."""
 
@@ -117,7 +122,10 @@ def shard_paths(run_dir: str | os.PathLike[str]) -> list[Path]:
 def _check_shard(
     path: Path, arrays: dict[str, Any], obs_size: int, num_actions: int, players: int
 ) -> None:
-    for key, dtype in SHARD_KEYS.items():
+    n = arrays["obs"].shape[0] if "obs" in arrays else 0
+    if "q" not in arrays:
+        arrays["q"] = np.full(n, np.nan, dtype=np.float32)
+    for key, dtype in {**SHARD_KEYS, **OPTIONAL_SHARD_KEYS}.items():
         if key not in arrays:
             raise ShardError(f"{path}: missing array '{key}'")
         if arrays[key].dtype != dtype:
@@ -132,6 +140,7 @@ def _check_shard(
         "mask": (n, num_actions),
         "policy": (n, num_actions),
         "returns": (n, players),
+        "q": (n,),
         "game": (n,),
         "ply": (n,),
         "player": (n,),
@@ -163,6 +172,9 @@ def _check_shard(
         raise ShardError(f"{path}: sample {bad_sum[0]}'s policy does not sum to 1")
     if not np.isfinite(returns).all() or (returns < 0).any():
         raise ShardError(f"{path}: 'returns' holds negative, NaN or infinite values")
+    q = arrays["q"]
+    if ((q < 0) | (q > 1) | np.isinf(q)).any():
+        raise ShardError(f"{path}: 'q' holds values outside [0, 1]")
     sums = returns.sum(axis=1)
     bad_returns = np.flatnonzero((sums != 0) & (np.abs(sums - 1.0) > POLICY_SUM_TOLERANCE))
     if bad_returns.size:
@@ -201,12 +213,40 @@ def variant_sizes(variant: str, players: int) -> tuple[int, int]:
     return int(state.observation_size), int(state.num_actions)
 
 
+def blend_search_value(
+    returns: npt.NDArray[np.float32], q: npt.NDArray[np.float32], weight: float
+) -> npt.NDArray[np.float32]:
+    """The value target ``(1 - weight) * returns + weight * search``.
+
+    ``search`` gives the mover the search's root value ``q`` and shares ``1 - q``
+    evenly among the other seats. Rows without a search value (NaN ``q``, from
+    older shards) keep their returns; rows of truncated games (all-zero returns)
+    take the search value alone, so they gain a target. Every row still sums to
+    1 (or 0 when it has neither).
+    """
+    if weight == 0.0:
+        return returns
+    players = returns.shape[1]
+    known = ~np.isnan(q)
+    search = np.empty_like(returns)
+    search[:, 0] = np.where(known, q, 0.0)
+    if players > 1:
+        search[:, 1:] = (np.where(known, 1.0 - q, 0.0) / (players - 1))[:, None]
+    decided = returns.sum(axis=1) > 0
+    blended = np.where(decided[:, None], (1.0 - weight) * returns + weight * search, search)
+    return np.asarray(np.where(known[:, None], blended, returns), dtype=np.float32)
+
+
 def load_runs(
-    run_dirs: Sequence[str | os.PathLike[str]], *, window: int | None = None
+    run_dirs: Sequence[str | os.PathLike[str]],
+    *,
+    window: int | None = None,
+    value_q_weight: float = 0.0,
 ) -> tuple[Samples, RunInfo]:
     """Loads every shard of ``run_dirs`` (oldest first) and keeps the last ``window`` samples.
 
-    All runs must be of one variant and player count.
+    All runs must be of one variant and player count. ``value_q_weight`` blends
+    the search's root value into the value target (:func:`blend_search_value`).
 
     Returns:
         The samples and the first run's information.
@@ -242,7 +282,11 @@ def load_runs(
         obs=np.concatenate([p["obs"] for p in parts]),
         mask=np.concatenate([p["mask"] for p in parts]),
         policy=np.concatenate([p["policy"] for p in parts]),
-        returns=np.concatenate([p["returns"] for p in parts]),
+        returns=blend_search_value(
+            np.concatenate([p["returns"] for p in parts]),
+            np.concatenate([p["q"] for p in parts]),
+            value_q_weight,
+        ),
         game_key=np.concatenate([p["game_key"] for p in parts]),
     )
     if window is not None and len(samples) > window:

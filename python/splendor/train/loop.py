@@ -78,6 +78,8 @@ class TrainConfig:
     """Existing self-play run directories, always in the replay pool (oldest first)."""
     window: int = 300_000
     """The replay window: train on the most recent this many samples."""
+    value_q_weight: float = 0.0
+    """Weight of the search's root value in the value target (0: the game's result only)."""
     # --- training ---
     steps_per_iteration: int = 1000
     batch_size: int = 256
@@ -140,6 +142,10 @@ class TrainConfig:
             raise ConfigError(f"hidden widths must be positive, got {self.hidden}")
         if self.learning_rate <= 0 or self.l2 < 0:
             raise ConfigError("learning rate must be positive and l2 not negative")
+        if not 0.0 <= self.value_q_weight <= 1.0:
+            raise ConfigError(
+                f"value_q_weight must be between 0 and 1, got {self.value_q_weight}"
+            )
         if not 0.0 <= self.validation_fraction < 1.0:
             raise ConfigError("validation_fraction must be in [0, 1)")
         if not self.generate and not self.data:
@@ -449,7 +455,7 @@ class Trainer:
         """``steps_per_iteration`` Adam steps on the replay window, checkpointing as it goes."""
         config = self.config
         dirs = [*config.data, *(str(p) for p in self.selfplay_dirs(self.iteration))]
-        samples, _ = load_runs(dirs, window=config.window)
+        samples, _ = load_runs(dirs, window=config.window, value_q_weight=config.value_q_weight)
         train_set, validation_set = split_by_game(samples, config.validation_fraction)
         if len(train_set) == 0:
             raise ConfigError("no training samples left after holding out validation games")
