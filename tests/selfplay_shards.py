@@ -1,10 +1,10 @@
 """Synthetic self-play run directories in the shard format of ``docs/network.md``.
 
 Games are played by the Rust engine's seeded ``GreedyBot`` (so they end well
-before the turn cap unless the cap is tiny); the policy
-target is a random distribution over the legal actions, the value target the
-real final returns, rotated to the mover, and the search value ``q`` uniform noise. Real data comes from
-``splendor.selfplay``; these let the training code be tested on its own.
+before the turn cap unless the cap is tiny); the policy target is a random
+distribution over the legal actions, the value target the real final returns,
+rotated to the mover, and the search value ``q`` uniform noise. Real data comes
+from ``splendor.selfplay``; these let the training code be tested on its own.
 """
 
 from __future__ import annotations

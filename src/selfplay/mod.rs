@@ -161,11 +161,7 @@ pub fn play_game<G: Game>(
                     record.policy[row + s.action.index()] =
                         (s.visits as f64 / total.max(1) as f64) as f32;
                 }
-                let weighted: f64 = result
-                    .stats
-                    .iter()
-                    .map(|s| s.value * s.visits as f64)
-                    .sum();
+                let weighted: f64 = result.stats.iter().map(|s| s.value * s.visits as f64).sum();
                 record.q.push((weighted / total.max(1) as f64) as f32);
                 record.ply.push(record.decisions);
                 record.samples += 1;

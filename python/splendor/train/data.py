@@ -174,7 +174,7 @@ def _check_shard(
         raise ShardError(f"{path}: 'returns' holds negative, NaN or infinite values")
     q = arrays["q"]
     if ((q < 0) | (q > 1) | np.isinf(q)).any():
-        raise ShardError(f"{path}: 'q' holds values outside [0, 1]")
+        raise ShardError(f"{path}: 'q' holds values that are not between 0 and 1")
     sums = returns.sum(axis=1)
     bad_returns = np.flatnonzero((sums != 0) & (np.abs(sums - 1.0) > POLICY_SUM_TOLERANCE))
     if bad_returns.size:

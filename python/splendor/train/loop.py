@@ -143,9 +143,7 @@ class TrainConfig:
         if self.learning_rate <= 0 or self.l2 < 0:
             raise ConfigError("learning rate must be positive and l2 not negative")
         if not 0.0 <= self.value_q_weight <= 1.0:
-            raise ConfigError(
-                f"value_q_weight must be between 0 and 1, got {self.value_q_weight}"
-            )
+            raise ConfigError(f"value_q_weight must be between 0 and 1, got {self.value_q_weight}")
         if not 0.0 <= self.validation_fraction < 1.0:
             raise ConfigError("validation_fraction must be in [0, 1)")
         if not self.generate and not self.data:
