@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import pickle
 import struct
 from pathlib import Path
@@ -184,6 +185,43 @@ def test_missing_file_and_wrong_argument(tmp_path: Path) -> None:
     net = Network.from_bytes(encode(*random_tensors("base", 2, (8,), seed=1)))
     with pytest.raises(NetworkError, match="observation has 3 values"):
         net.evaluate(np.zeros(3, dtype=np.float32))
+
+
+def test_arguments_of_the_wrong_kind_are_config_errors(tmp_path: Path) -> None:
+    data = encode(*random_tensors("base", 2, (8,), seed=1))
+    net = Network.from_bytes(data)
+    obs = splendor.new_game("base", seed=1).observation(0)
+    for bad in (obs.astype(np.float64), obs.tolist(), obs.reshape(1, -1), None, "obs"):
+        with pytest.raises(ConfigError, match="observation must be a 1-d float32 NumPy array"):
+            net.evaluate(bad)  # type: ignore[arg-type]
+    for data_bad in (bytearray(data), memoryview(data), data.decode("latin-1"), None):
+        with pytest.raises(ConfigError, match="data must be bytes"):
+            Network.from_bytes(data_bad)  # type: ignore[arg-type]
+    for path_bad in (b"net.safetensors", 3, None, [str(tmp_path)]):
+        with pytest.raises(ConfigError, match="path must be a path"):
+            Network.load(path_bad)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="lone surrogate"):
+        Network.load("net-\ud800.safetensors")
+    with pytest.raises(ConfigError, match="lone surrogate"):
+        MctsBot(network="net-\ud800.safetensors")
+    with pytest.raises(ConfigError, match=r"Network has no constructor.*Network\.load"):
+        Network()
+
+
+def test_any_path_and_any_strides_are_read(tmp_path: Path) -> None:
+    data = encode(*random_tensors("base", 2, (8,), seed=1))
+    # A file name that is not UTF-8 arrives as os.listdir gives it, with
+    # surrogate escapes: it names a real file.
+    raw = tmp_path / os.fsdecode(b"net-\xff.safetensors")
+    raw.write_bytes(data)
+    for path in (raw, str(raw), os.fsdecode(bytes(raw))):
+        assert Network.load(path).to_bytes() == data
+    net = Network.from_bytes(data)
+    obs = splendor.new_game("base", seed=1).observation(0)
+    strided = np.repeat(obs, 2)[::2]
+    assert not strided.flags.c_contiguous
+    for got, want in zip(net.evaluate(strided), net.evaluate(obs), strict=True):
+        assert np.array_equal(got, want)
 
 
 def test_a_network_for_another_game_is_refused() -> None:

@@ -169,6 +169,49 @@ def test_bad_settings_are_config_errors(tmp_path: Path, kwargs: dict[str, Any]) 
         sp.selfplay("base", tmp_path / "r", **kwargs)
 
 
+def test_bad_arguments_of_selfplay_games_are_named_before_any_game() -> None:
+    played: list[object] = []
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"on_game": "not callable"}, "on_game must be a callable, not str"),
+        ({"game_ids": "01"}, "game_ids must be a list, not str"),
+        ({"game_ids": [0, -1]}, "a game id must be between 0 and 18446744073709551615, got -1"),
+        ({"game_ids": 7}, "game_ids must be a list, not int"),
+        ({"players": None}, "players must be an integer, got None"),
+        ({"iterations": 2**63}, "iterations must be between 1 and 9223372036854775807"),
+        ({"noise_epsilon": 1.5}, "noise_epsilon must be between 0 and 1, got 1.5"),
+        ({"noise_alpha": 0.0}, "noise_alpha must be a finite number > 0, got 0"),
+        ({"exploration": "0.7"}, "exploration must be a number, got '0.7'"),
+        ({"network": 3}, "network must be a splendor.Network, a path or None, not int"),
+        ({"variant": b"base"}, "variant must be a str, not bytes"),
+    ]
+    for change, message in cases:
+        kwargs: dict[str, Any] = {
+            "variant": "base",
+            "game_ids": [0],
+            "on_game": played.append,
+            "iterations": 8,
+            **change,
+        }
+        with pytest.raises(ConfigError) as info:
+            splendor._core.selfplay_games(
+                kwargs.pop("variant"), kwargs.pop("game_ids"), kwargs.pop("on_game"), **kwargs
+            )
+        assert message in str(info.value), (change, str(info.value))
+    assert played == []
+
+
+def test_selfplay_games_reads_any_sequence_of_integer_ids() -> None:
+    def run(ids: Any) -> list[int]:
+        got: list[int] = []
+        splendor._core.selfplay_games(
+            "base", ids, lambda r: got.append(r["game_id"]), iterations=8, temperature_moves=2
+        )
+        return sorted(got)
+
+    assert run([3, 1]) == run(np.array([1, 3])) == run((np.uint64(3), 1)) == run({1, 3}) == [1, 3]
+    assert run([]) == []
+
+
 def test_unknown_variant_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="unknown variant"):
         sp.selfplay("chess", tmp_path, games=1)

@@ -1001,18 +1001,32 @@ class Network:
     evaluated in Rust. Pickles by its bytes; equal when the files are.
 
     Raises (``load``, ``from_bytes``):
+        ConfigError: ``path`` is not a path, ``data`` not bytes.
         NetworkError: Not a network file (truncated, wrong metadata, a missing,
             extra or misshapen tensor, a non-F32 dtype, a non-finite weight),
             or sizes that do not match its variant.
     """
 
+    def __new__(cls, *_args: object, **_kwargs: object) -> Network:
+        """No constructor: raises ``ConfigError`` (use :meth:`load` or :meth:`from_bytes`)."""
+
     @staticmethod
     def load(path: str | os.PathLike[str]) -> Network:
-        """Reads a network file."""
+        """Reads a network file.
+
+        Raises:
+            ConfigError: ``path`` is not a str or os.PathLike.
+            NetworkError: The file cannot be read or is not a network file.
+        """
 
     @staticmethod
     def from_bytes(data: bytes) -> Network:
-        """Reads a network from the bytes of a file."""
+        """Reads a network from the bytes of a file.
+
+        Raises:
+            ConfigError: ``data`` is not bytes.
+            NetworkError: Not a network file.
+        """
 
     def to_bytes(self) -> bytes:
         """The bytes of the file it was read from."""
@@ -1053,8 +1067,8 @@ class Network:
         ``p``, index ``k`` the seat ``k`` places after).
 
         Raises:
+            ConfigError: Not a 1-d float32 NumPy array.
             NetworkError: The observation's length is not ``obs_size``.
-            TypeError: Not a 1-d float32 array.
         """
 
     def __eq__(self, value: object, /) -> bool: ...
@@ -1216,13 +1230,16 @@ def selfplay_games(
     more legal actions; see ``docs/network.md``). Use
     :func:`splendor.selfplay.selfplay`, which stores them as shards. With a
     ``network`` the searches are guided by it (no rollouts); ``noise_alpha``
-    mixes Dirichlet noise into the root prior with weight ``noise_epsilon``.
+    mixes Dirichlet noise into the root prior with weight ``noise_epsilon``
+    (between 0 and 1).
 
     Returns:
         The number of games handed to ``on_game``.
 
     Raises:
-        ConfigError: A bad variant or setting.
+        ConfigError: A bad variant or setting (the message names it and its
+            range), or an ``on_game`` that is not callable.
+        NetworkError: A network file that cannot be read or does not fit.
         KeyboardInterrupt: Ctrl-C; every thread stops within about 50 ms.
     """
 

@@ -8,8 +8,11 @@
 
 use super::errors;
 pub(crate) use crate::game::range_message;
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyString};
+use std::path::PathBuf;
 
 /// The class of error a bad argument raises (`ConfigError`,
 /// `InvalidActionError`, ...), as a constructor from the message.
@@ -162,5 +165,122 @@ impl<'py> Arg<'py> {
             Some(o) if o.is_none() => Ok(None),
             Some(o) => number(o, name).map(Some),
         }
+    }
+}
+
+/// A list argument: any iterable but a `str`, `bytes` or `bytearray` (whose
+/// items are characters or byte values, never what a list argument holds),
+/// each item read by `item`. An exception raised while iterating is
+/// `error(...)` naming the argument (Ctrl-C and other non-`Exception`s pass).
+pub(crate) fn list<'py, T>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+    error: ErrorFn,
+    mut item: impl FnMut(&Bound<'py, PyAny>) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
+    let not_a_list = || error(format!("{name} must be a list, not {}", type_name(obj)));
+    if obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+    {
+        return Err(not_a_list());
+    }
+    let unreadable = |e: PyErr| {
+        if e.is_instance_of::<PyException>(obj.py()) {
+            error(format!("{name} could not be read: {e}"))
+        } else {
+            e
+        }
+    };
+    let mut out = Vec::new();
+    for entry in obj.try_iter().map_err(|_| not_a_list())? {
+        out.push(item(&entry.map_err(unreadable)?)?);
+    }
+    Ok(out)
+}
+
+/// A file path argument: a `str` or an `os.PathLike` whose `__fspath__`
+/// gives one, else `error(...)` naming it. A name that is not valid text
+/// (a lone surrogate) is refused, except for the `surrogateescape` form of
+/// undecodable bytes that `os.listdir` returns, which names a real file.
+pub(crate) fn path(obj: &Bound<'_, PyAny>, name: &str, error: ErrorFn) -> PyResult<PathBuf> {
+    let not_a_path = || {
+        error(format!(
+            "{name} must be a path (a str or os.PathLike), not {}",
+            type_name(obj)
+        ))
+    };
+    let text = if obj.is_instance_of::<PyString>() {
+        obj.clone()
+    } else if obj.hasattr("__fspath__").unwrap_or(false) {
+        let fspath = obj.call_method0("__fspath__").map_err(|e| {
+            if e.is_instance_of::<PyException>(obj.py()) {
+                not_a_path()
+            } else {
+                e
+            }
+        })?;
+        if !fspath.is_instance_of::<PyString>() {
+            return Err(not_a_path());
+        }
+        fspath
+    } else {
+        return Err(not_a_path());
+    };
+    // The file system encoding, as `open` would use it.
+    let os_text: std::ffi::OsString = text.extract().map_err(|_| {
+        error(format!(
+            "{name} is not a valid path: {} contains a lone surrogate",
+            repr(&text)
+        ))
+    })?;
+    Ok(PathBuf::from(os_text))
+}
+
+/// A `bytes` argument, else `error(...)` naming it.
+pub(crate) fn bytes<'a>(
+    obj: &'a Bound<'_, PyAny>,
+    name: &str,
+    error: ErrorFn,
+) -> PyResult<&'a [u8]> {
+    obj.cast::<PyBytes>()
+        .map(|b| b.as_bytes())
+        .map_err(|_| error(format!("{name} must be bytes, not {}", type_name(obj))))
+}
+
+/// A 1-d float32 NumPy array argument (any strides), copied out, else
+/// `error(...)` naming it.
+pub(crate) fn float32_vector(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    error: ErrorFn,
+) -> PyResult<Vec<f32>> {
+    let bad = || {
+        error(format!(
+            "{name} must be a 1-d float32 NumPy array, got {}",
+            repr(obj)
+        ))
+    };
+    let array = obj.cast::<PyArray1<f32>>().map_err(|_| bad())?;
+    // Refused only while Rust code holds the array for writing.
+    let view = array
+        .try_readonly()
+        .map_err(|_| error(format!("{name} is being written to by another call")))?;
+    Ok(view.as_array().iter().copied().collect())
+}
+
+/// A callable argument, else `error(...)` naming it.
+pub(crate) fn callable<'a, 'py>(
+    obj: &'a Bound<'py, PyAny>,
+    name: &str,
+    error: ErrorFn,
+) -> PyResult<&'a Bound<'py, PyAny>> {
+    if obj.is_callable() {
+        Ok(obj)
+    } else {
+        Err(error(format!(
+            "{name} must be a callable, not {}",
+            type_name(obj)
+        )))
     }
 }

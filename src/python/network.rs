@@ -3,13 +3,22 @@
 //! search loop. Keeps the file's bytes so it pickles.
 
 use super::action::ok;
+use super::args;
 use super::errors;
 use crate::game::GameError;
 use crate::nn::Network;
-use numpy::{PyArray1, PyReadonlyArray1};
+use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
+use std::path::Path;
 use std::sync::Arc;
+
+/// The bytes of a network file.
+fn read(path: &Path) -> PyResult<Vec<u8>> {
+    std::fs::read(path).map_err(|e| {
+        errors::NetworkError::new_err(format!("cannot read network file {}: {e}", path.display()))
+    })
+}
 
 /// A loaded network: check it fits a known variant (name and sizes).
 fn checked(net: Network) -> PyResult<Network> {
@@ -61,44 +70,55 @@ impl PyNetwork {
         if let Ok(n) = obj.cast::<PyNetwork>() {
             return Ok(n.clone());
         }
-        let path: std::path::PathBuf = obj.extract().map_err(|_| {
-            let name = obj
-                .get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_else(|_| "?".into());
-            errors::config(format!(
-                "network must be a splendor.Network, a path or None, not {name}"
-            ))
-        })?;
-        let bytes = std::fs::read(&path).map_err(|e| {
-            errors::NetworkError::new_err(format!(
-                "cannot read network file {}: {e}",
-                path.display()
-            ))
-        })?;
+        let is_path =
+            obj.is_instance_of::<PyString>() || obj.hasattr("__fspath__").unwrap_or(false);
+        if !is_path {
+            return Err(errors::config(format!(
+                "network must be a splendor.Network, a path or None, not {}",
+                args::type_name(obj)
+            )));
+        }
+        let bytes = read(&args::path(obj, "network", errors::config)?)?;
         Bound::new(obj.py(), Self::from_vec(bytes)?)
     }
 }
 
 #[pymethods]
 impl PyNetwork {
+    /// Networks are not built directly: a `ConfigError` says how to get one.
+    #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn py_new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        Err(errors::config(
+            "Network has no constructor: read one with splendor.Network.load(path) or \
+             splendor.Network.from_bytes(data)"
+                .into(),
+        ))
+    }
+
     /// Reads a network file.
+    ///
+    /// Args:
+    ///     path: The file (a str or os.PathLike).
+    ///
+    /// Raises:
+    ///     ConfigError: `path` is not a path.
+    ///     NetworkError: The file cannot be read or is not a network file.
     #[staticmethod]
-    fn load(path: std::path::PathBuf) -> PyResult<Self> {
-        let bytes = std::fs::read(&path).map_err(|e| {
-            errors::NetworkError::new_err(format!(
-                "cannot read network file {}: {e}",
-                path.display()
-            ))
-        })?;
-        Self::from_vec(bytes)
+    #[pyo3(text_signature = "(path)")]
+    fn load(path: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Self::from_vec(read(&args::path(path, "path", errors::config)?)?)
     }
 
     /// Reads a network from the bytes of a file.
+    ///
+    /// Raises:
+    ///     ConfigError: `data` is not bytes.
+    ///     NetworkError: Not a network file.
     #[staticmethod]
-    fn from_bytes(data: &[u8]) -> PyResult<Self> {
-        Self::from_vec(data.to_vec())
+    #[pyo3(text_signature = "(data)")]
+    fn from_bytes(data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Self::from_vec(args::bytes(data, "data", errors::config)?.to_vec())
     }
 
     /// The bytes of the file it was read from.
@@ -145,15 +165,18 @@ impl PyNetwork {
     /// `(policy_logits, value)` for an observation (float32 arrays of
     /// `num_actions` and `players`; the value is a softmax, column 0 = the
     /// player whose observation it is).
+    ///
+    /// Raises:
+    ///     ConfigError: `observation` is not a 1-d float32 NumPy array.
+    ///     NetworkError: Its length is not `obs_size`.
     #[allow(clippy::type_complexity)]
+    #[pyo3(text_signature = "($self, observation)")]
     fn evaluate<'py>(
         &self,
         py: Python<'py>,
-        observation: PyReadonlyArray1<'py, f32>,
+        observation: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<f32>>)> {
-        let obs = observation.as_slice().map_err(|_| {
-            errors::config("observation must be a contiguous 1-d float32 array".into())
-        })?;
+        let obs = args::float32_vector(observation, "observation", errors::config)?;
         if obs.len() != self.net.obs_size() {
             return Err(errors::to_py(GameError::Network(format!(
                 "the observation has {} values; the network reads {}",
@@ -161,7 +184,6 @@ impl PyNetwork {
                 self.net.obs_size()
             ))));
         }
-        let obs = obs.to_vec();
         let net = self.net.clone();
         let (logits, value) = py.detach(move || {
             let mut scratch = net.scratch();

@@ -219,7 +219,7 @@ quick_bot! {
 }
 
 /// Most search threads.
-const MAX_THREADS: i128 = 256;
+pub(crate) const MAX_THREADS: i128 = 256;
 const DEFAULT_MAX_NODES: i128 = 1 << 20;
 /// The node cap's largest value: node indices are `u32` with room to spare.
 const MAX_NODES: i128 = (u32::MAX / 2) as i128;

@@ -4,11 +4,12 @@
 //! directory, shards and resume logic live in `python/splendor/selfplay.py`.
 
 use super::action::ok;
+use super::args::{self, Arg};
 use super::errors;
 use super::network::PyNetwork;
-use super::search::VariantFn;
+use super::search::{VariantFn, MAX_THREADS};
 use super::state::Seed;
-use crate::game::Game;
+use crate::game::{Game, MAX_PLAYERS};
 use crate::search::{RootNoise, SearchConfig, Selection};
 use crate::selfplay::{play_games, GameRecord, SelfPlayConfig};
 use numpy::{PyArray1, PyArrayMethods};
@@ -107,6 +108,11 @@ impl VariantFn for SelfPlayFn {
     }
 }
 
+/// The largest iteration budget per decision (the budget is an `i64` in
+/// the run settings).
+const MAX_ITERATIONS: i128 = i64::MAX as i128;
+const DEFAULT_PRIOR_TEMPERATURE: f64 = 0.02;
+
 /// Plays the self-play games `game_ids` of a run seeded `seed` on `threads`
 /// threads (GIL released) and calls `on_game(record)` with each finished
 /// game, a dict of NumPy arrays (`obs`, `mask`, `policy`, `returns`, `q`, `ply`)
@@ -115,70 +121,87 @@ impl VariantFn for SelfPlayFn {
 /// stops every thread after its current decision and is re-raised. With a
 /// `network` (a `Network` or a path) the searches are guided by it; with
 /// `noise_alpha` the root prior gets Dirichlet noise (`noise_epsilon` its
-/// weight).
+/// weight, between 0 and 1).
+///
+/// Raises:
+///     ConfigError: A bad variant or setting (the message names it and its
+///         range), or an `on_game` that is not callable.
+///     NetworkError: A network file that cannot be read or does not fit.
+///     KeyboardInterrupt: Ctrl-C; every thread stops within about 50 ms.
 #[pyfunction]
-#[pyo3(signature = (variant, game_ids, on_game, *, players=2, seed=Seed(0), turn_cap=100, threads=1, iterations=800, exploration=0.7, prior_temperature=Some(0.02), rollout_depth=24, temperature_moves=20, network=None, noise_alpha=None, noise_epsilon=0.25))]
+#[pyo3(signature = (variant, game_ids, on_game, *, players=Arg(None), seed=Seed(0), turn_cap=Arg(None), threads=Arg(None), iterations=Arg(None), exploration=Arg(None), prior_temperature=Arg(None), rollout_depth=Arg(None), temperature_moves=Arg(None), network=None, noise_alpha=Arg(None), noise_epsilon=Arg(None)))]
 #[pyo3(
     text_signature = "(variant, game_ids, on_game, *, players=2, seed=0, turn_cap=100, threads=1, iterations=800, exploration=0.7, prior_temperature=0.02, rollout_depth=24, temperature_moves=20, network=None, noise_alpha=None, noise_epsilon=0.25)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn selfplay_games(
     py: Python<'_>,
-    variant: &str,
-    game_ids: Vec<u64>,
-    on_game: Py<PyAny>,
-    players: i64,
+    variant: &Bound<'_, PyAny>,
+    game_ids: &Bound<'_, PyAny>,
+    on_game: &Bound<'_, PyAny>,
+    players: Arg<'_>,
     seed: Seed,
-    turn_cap: i64,
-    threads: i64,
-    iterations: i64,
-    exploration: f64,
-    prior_temperature: Option<f64>,
-    rollout_depth: i64,
-    temperature_moves: i64,
+    turn_cap: Arg<'_>,
+    threads: Arg<'_>,
+    iterations: Arg<'_>,
+    exploration: Arg<'_>,
+    prior_temperature: Arg<'_>,
+    rollout_depth: Arg<'_>,
+    temperature_moves: Arg<'_>,
     network: Option<&Bound<'_, PyAny>>,
-    noise_alpha: Option<f64>,
-    noise_epsilon: f64,
+    noise_alpha: Arg<'_>,
+    noise_epsilon: Arg<'_>,
 ) -> PyResult<usize> {
-    let int = |name: &str, v: i64, lo: i64, hi: i64| -> PyResult<i64> {
-        if (lo..=hi).contains(&v) {
-            Ok(v)
-        } else {
-            Err(errors::config(format!(
-                "{name} must be between {lo} and {hi}, got {v}"
-            )))
-        }
-    };
-    let cfg = SelfPlayConfig {
-        players: int("players", players, 2, 4)? as u8,
-        turn_cap: int("turn_cap", turn_cap, 1, i64::from(u32::MAX))? as u32,
-        temperature_moves: int(
-            "temperature_moves",
-            temperature_moves,
-            0,
-            i64::from(u32::MAX),
-        )? as u32,
-        search: SearchConfig {
-            iterations: int("iterations", iterations, 1, i64::MAX)? as u64,
-            threads: 1,
-            exploration,
-            rollout_depth: int("rollout_depth", rollout_depth, 0, i64::from(u32::MAX))? as u32,
-            selection: match prior_temperature {
-                Some(temperature) => Selection::Puct { temperature },
-                None => Selection::Uct,
-            },
-            network: network.map(PyNetwork::argument).transpose()?,
-            root_noise: noise_alpha.map(|alpha| RootNoise {
-                alpha,
-                epsilon: noise_epsilon,
-            }),
-            ..SearchConfig::default()
-        },
-    };
-    let threads = int("threads", threads, 1, 256)? as usize;
+    let variant = args::variant(variant)?;
     if super::variant_info(variant).is_none() {
         return Err(super::unknown_variant(variant));
     }
+    let game_ids = args::list(game_ids, "game_ids", errors::config, |id| {
+        Ok(args::int_between(id, "a game id", 0, u64::MAX.into(), errors::config)? as u64)
+    })?;
+    let on_game = args::callable(on_game, "on_game", errors::config)?
+        .clone()
+        .unbind();
+    let u32_max = i128::from(u32::MAX);
+    let noise_epsilon = noise_epsilon.number_or("noise_epsilon", 0.25)?;
+    // Checked even without noise: a bad weight is a bad setting either way.
+    if !(0.0..=1.0).contains(&noise_epsilon) {
+        return Err(errors::config(args::range_message(
+            "noise_epsilon",
+            0,
+            1,
+            noise_epsilon,
+        )));
+    }
+    let cfg = SelfPlayConfig {
+        players: players.int_or("players", 2, 2, MAX_PLAYERS as i128)? as u8,
+        turn_cap: turn_cap.int_or("turn_cap", 100, 1, u32_max)? as u32,
+        temperature_moves: temperature_moves.int_or("temperature_moves", 20, 0, u32_max)? as u32,
+        search: SearchConfig {
+            iterations: iterations.int_or("iterations", 800, 1, MAX_ITERATIONS)? as u64,
+            threads: 1,
+            exploration: exploration.number_or("exploration", 0.7)?,
+            rollout_depth: rollout_depth.int_or("rollout_depth", 24, 0, u32_max)? as u32,
+            selection: match prior_temperature
+                .opt_number_or("prior_temperature", Some(DEFAULT_PRIOR_TEMPERATURE))?
+            {
+                Some(temperature) => Selection::Puct { temperature },
+                None => Selection::Uct,
+            },
+            network: network
+                .filter(|n| !n.is_none())
+                .map(PyNetwork::argument)
+                .transpose()?,
+            root_noise: noise_alpha
+                .opt_number_or("noise_alpha", None)?
+                .map(|alpha| RootNoise {
+                    alpha,
+                    epsilon: noise_epsilon,
+                }),
+            ..SearchConfig::default()
+        },
+    };
+    let threads = threads.int_or("threads", 1, 1, MAX_THREADS)? as usize;
     let variant = variant.to_string();
     let f = SelfPlayFn {
         cfg,

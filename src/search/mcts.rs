@@ -195,12 +195,12 @@ impl SearchConfig {
         if let Some(RootNoise { alpha, epsilon }) = self.root_noise {
             if !alpha.is_finite() || alpha <= 0.0 {
                 return bad(format!(
-                    "root noise alpha must be a finite number > 0, got {alpha}"
+                    "noise_alpha must be a finite number > 0, got {alpha}"
                 ));
             }
             if !(0.0..=1.0).contains(&epsilon) {
                 return bad(format!(
-                    "root noise epsilon must be between 0 and 1, got {epsilon}"
+                    "noise_epsilon must be between 0 and 1, got {epsilon}"
                 ));
             }
             if self.network.is_none() && self.selection == Selection::Uct {
