@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -197,6 +198,19 @@ def test_bad_arguments_of_selfplay_games_are_named_before_any_game() -> None:
                 kwargs.pop("variant"), kwargs.pop("game_ids"), kwargs.pop("on_game"), **kwargs
             )
         assert message in str(info.value), (change, str(info.value))
+    assert played == []
+
+
+def test_an_iterable_of_ids_that_raises_is_a_config_error_but_ctrl_c_passes() -> None:
+    def ids(exc: BaseException) -> Iterator[int]:
+        yield 0
+        raise exc
+
+    played: list[object] = []
+    with pytest.raises(ConfigError, match="game_ids could not be read: ValueError: broken"):
+        splendor._core.selfplay_games("base", ids(ValueError("broken")), played.append)
+    with pytest.raises(KeyboardInterrupt):
+        splendor._core.selfplay_games("base", ids(KeyboardInterrupt()), played.append)
     assert played == []
 
 

@@ -185,15 +185,22 @@ pub(crate) fn list<'py, T>(
     {
         return Err(not_a_list());
     }
-    let unreadable = |e: PyErr| {
+    let only_exceptions = |e: PyErr, ours: PyErr| {
         if e.is_instance_of::<PyException>(obj.py()) {
-            error(format!("{name} could not be read: {e}"))
+            ours
         } else {
             e
         }
     };
+    let unreadable = |e: PyErr| {
+        let ours = error(format!("{name} could not be read: {e}"));
+        only_exceptions(e, ours)
+    };
     let mut out = Vec::new();
-    for entry in obj.try_iter().map_err(|_| not_a_list())? {
+    let entries = obj
+        .try_iter()
+        .map_err(|e| only_exceptions(e, not_a_list()))?;
+    for entry in entries {
         out.push(item(&entry.map_err(unreadable)?)?);
     }
     Ok(out)
