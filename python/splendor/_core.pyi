@@ -1,7 +1,7 @@
 """The Rust engine (PyO3 bindings): state classes, actions, outcomes and batch play."""
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import (
     Any,
     Final,
@@ -1207,7 +1207,7 @@ class _SelfPlayRecord(TypedDict):
 
 def selfplay_games(
     variant: str,
-    game_ids: Sequence[int],
+    game_ids: Iterable[int],
     on_game: Callable[[_SelfPlayRecord], object],
     *,
     players: int = 2,
