@@ -141,6 +141,7 @@ def _valid(name: str, variant: str, owner: str) -> Any:
         "locations": None,
         "bots": ["random"],
         "games": 2,
+        "first_game": 0,
         "threads": 1,
         "progress": None,
         "iterations": 8,
