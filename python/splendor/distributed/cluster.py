@@ -150,8 +150,8 @@ def connected(address: str | None, *, connect_timeout: float = 10.0) -> Iterator
         raise ConfigError(
             f"connect_timeout must be between 0 and 3600 seconds, got {connect_timeout!r}"
         )
-    ray = _ray()
     check_reachable(address, connect_timeout)
+    ray = _ray()
     if ray.is_initialized():
         _check_workers(ray)
         yield
@@ -212,16 +212,19 @@ def cluster_cpus() -> int:
 def run_chunks(
     fn: Callable[..., Any],
     calls: Sequence[tuple[int, tuple[Any, ...]]],
-    on_result: Callable[[int, Any], None],
+    on_results: Callable[[list[tuple[int, Any]]], None],
     *,
     max_retries: int,
 ) -> None:
     """Runs ``fn(*args)`` as one Ray task per ``(key, args)`` of ``calls`` and
-    calls ``on_result(key, value)`` on this thread as each finishes, in the
-    order they finish. A bounded number of tasks is in flight at a time.
+    calls ``on_results([(key, value), ...])`` on this thread with the tasks
+    that finished since the last call, in the order they finished (a batch,
+    so that the caller can make a batch durable with one ``fsync``). A bounded
+    number of tasks is in flight at a time.
 
-    Whatever stops the run (an error in a task, ``on_result`` raising, Ctrl-C),
-    the tasks in flight are cancelled before the exception propagates.
+    Whatever stops the run (an error in a task, ``on_results`` raising,
+    Ctrl-C), the tasks in flight are cancelled before the exception
+    propagates; the tasks that finished with it are handed over first.
 
     Raises:
         SplendorError: What a task raised (a bad setting the driver could not
@@ -244,9 +247,18 @@ def run_chunks(
                 # batch, not per chunk, when many small chunks finish at once.
                 more, _ = ray.wait(rest, num_returns=len(rest), timeout=0)
                 ready += more
+            batch: list[tuple[int, Any]] = []
+            failure: SplendorError | None = None
             for ref in ready:
                 key = pending.pop(ref)
-                on_result(key, _result(ray, ref, key, max_retries))
+                try:
+                    batch.append((key, _result(ray, ref, key, max_retries)))
+                except SplendorError as exc:
+                    failure = failure or exc
+            if batch:
+                on_results(batch)
+            if failure is not None:
+                raise failure
             if time.monotonic() - checked > 10:
                 limit, checked = IN_FLIGHT_PER_CPU * cluster_cpus(), time.monotonic()
     finally:

@@ -19,7 +19,7 @@ from typing import Any
 import splendor
 from splendor import _core
 from splendor.distributed import cluster
-from splendor.distributed.store import RunFolder, append_line, atomic_write, read_lines
+from splendor.distributed.store import RunFolder, append_lines, atomic_write, read_lines
 from splendor.errors import ConfigError
 from splendor.nets import match as local_match
 
@@ -50,7 +50,7 @@ def play_chunk(
 ) -> dict[str, Any]:
     """Plays games ``first_game .. first_game + games - 1`` of the match (one
     thread) and returns the chunk's JSON line: its result and exact totals."""
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     result = local_match(
         bots,
         variant=variant,
@@ -71,6 +71,7 @@ def play_chunk(
         "turns": _whole(result.avg_turns * result.games, "turns"),
         "win_shares": [_whole(b["wins"] * WIN_SHARES, "wins") for b in result.bots],
         "seconds": round(time.perf_counter() - start, 6),
+        "cpu_seconds": round(time.process_time() - cpu, 6),
         "worker": cluster.hostname(),
     }
 
@@ -96,6 +97,75 @@ def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, f
     return min(max(centre - half, 0.0), p), min(max(centre + half, p), 1.0)
 
 
+class MatchTotals:
+    """The exact integer totals of finished chunks, added one chunk at a time
+    (a driver keeps these, not the chunks' lines)."""
+
+    def __init__(self) -> None:
+        self.names: list[str] | None = None
+        self.first_chunk = -1
+        self.games = self.draws = self.truncated = self.stalled = 0
+        self.decisions = self.turns = 0
+        self.played: list[int] = []
+        self.shares: list[int] = []
+        self.reasons = dict.fromkeys(REASONS, 0)
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Adds one chunk's JSON line.
+
+        Raises:
+            ConfigError: The chunk was played by other bots than the first one.
+        """
+        result = record["result"]
+        names = [b["name"] for b in result["bots"]]
+        if self.names is None:
+            self.names, self.first_chunk = names, record["chunk"]
+            self.played, self.shares = [0] * len(names), [0] * len(names)
+        elif names != self.names:
+            raise ConfigError(
+                f"chunk {record['chunk']} was played by other bots ({', '.join(names)}) than "
+                f"chunk {self.first_chunk} ({', '.join(self.names)}): a network file changed?"
+            )
+        self.games += result["games"]
+        self.draws += result["draws"]
+        self.truncated += result["truncated"]
+        self.stalled += result["stalled"]
+        self.decisions += record["decisions"]
+        self.turns += record["turns"]
+        for i, b in enumerate(result["bots"]):
+            self.played[i] += b["games"]
+            self.shares[i] += record["win_shares"][i]
+        for k in REASONS:
+            self.reasons[k] += result["reasons"].get(k, 0)
+
+    def result(self, variant: str, players: int) -> _core.MatchResult:
+        """The :class:`splendor.MatchResult` of the chunks added: equal (``==``)
+        to the single-machine match over the same games.
+
+        Raises:
+            ConfigError: No chunk was added.
+        """
+        if self.names is None:
+            raise ConfigError("no finished chunk to add up")
+        rows = []
+        for name, n, s in zip(self.names, self.played, self.shares, strict=True):
+            wins = s / WIN_SHARES  # one division, as the engine does
+            lo, hi = wilson_interval(wins, n)
+            rows.append((name, n, wins, wins / n if n else 0.0, lo, hi))
+        games = self.games
+        average = (self.decisions / games, self.turns / games) if games else (0.0, 0.0)
+        payload = (
+            variant,
+            players,
+            games,
+            rows,
+            (self.draws, self.truncated, self.stalled),
+            average,
+            [self.reasons[k] for k in REASONS],
+        )
+        return _core._restore_match_result(payload)
+
+
 def merge(records: Sequence[dict[str, Any]], variant: str, players: int) -> _core.MatchResult:
     """The :class:`splendor.MatchResult` of the chunks' JSON lines together:
     equal (``==``) to the single-machine match over the same games.
@@ -103,47 +173,10 @@ def merge(records: Sequence[dict[str, Any]], variant: str, players: int) -> _cor
     Raises:
         ConfigError: No records, or records of different bots.
     """
-    if not records:
-        raise ConfigError("no finished chunk to add up")
-    names = [b["name"] for b in records[0]["result"]["bots"]]
-    bots = len(names)
-    games = draws = truncated = stalled = decisions = turns = 0
-    played, shares = [0] * bots, [0] * bots
-    reasons = dict.fromkeys(REASONS, 0)
+    totals = MatchTotals()
     for r in sorted(records, key=lambda r: int(r["chunk"])):
-        result = r["result"]
-        if [b["name"] for b in result["bots"]] != names:
-            raise ConfigError(
-                f"chunk {r['chunk']} was played by other bots ({result['bots']}) than chunk "
-                f"{records[0]['chunk']} ({names}): a network file changed during the run?"
-            )
-        games += result["games"]
-        draws += result["draws"]
-        truncated += result["truncated"]
-        stalled += result["stalled"]
-        decisions += r["decisions"]
-        turns += r["turns"]
-        for i, b in enumerate(result["bots"]):
-            played[i] += b["games"]
-            shares[i] += r["win_shares"][i]
-        for k in REASONS:
-            reasons[k] += result["reasons"].get(k, 0)
-    rows = []
-    for name, n, s in zip(names, played, shares, strict=True):
-        wins = s / WIN_SHARES
-        lo, hi = wilson_interval(wins, n)
-        rows.append((name, n, wins, wins / n if n else 0.0, lo, hi))
-    average = (decisions / games, turns / games) if games else (0.0, 0.0)
-    payload = (
-        variant,
-        players,
-        games,
-        rows,
-        (draws, truncated, stalled),
-        average,
-        [reasons[k] for k in REASONS],
-    )
-    return _core._restore_match_result(payload)
+        totals.add(r)
+    return totals.result(variant, players)
 
 
 def check_bots(bots: Sequence[str], variant: str, players: int) -> list[str]:
@@ -185,17 +218,24 @@ def _count(value: object, name: str, lo: int, hi: int) -> int:
     return value
 
 
-def network_digests(specs: Sequence[str], variant: str, players: int) -> dict[str, str]:
-    """SHA-256 of each ``net:`` spec's network file: a resumed run must use the
-    same networks, whatever their paths say."""
+def check_networks(specs: Sequence[str], variant: str, players: int) -> dict[str, str]:
+    """SHA-256 of each ``net:`` spec's network file (a resumed run must use the
+    same networks, whatever their paths say), each checked against the game
+    by a one-iteration search of the opening.
+
+    Raises:
+        NetworkError: A bad network file, or one for another game.
+    """
     from splendor.nets import resolve_bot_spec
 
     out = {}
+    opening = _core.new_game(variant, players=players)
     for spec in specs:
         resolved = resolve_bot_spec(spec, variant, players)
         if resolved[:4].lower() == "net:":
-            path = resolved.partition("@")[2].strip()
-            out[spec] = _core.Network.load(path).sha256
+            net = _core.Network.load(resolved.partition("@")[2].strip())
+            _core.search(opening, iterations=1, network=net)
+            out[spec] = net.sha256
     return out
 
 
@@ -228,8 +268,9 @@ def match(
 
     ``address``: ``None`` or ``"local"`` starts a local cluster; ``"auto"`` joins
     the one this machine is part of; ``"HOST:PORT"`` or ``"ray://HOST:PORT"``
-    a remote one. ``progress(done, total)`` is called after each stored chunk
-    with the games played by this call and the games it had to play.
+    a remote one. ``progress(done, total)`` is called as chunks are stored
+    (those that finish together, together) with the games played by this call
+    and the games it has to play.
     Time-limited bots (``mcts:Ts``) are not reproducible, here or locally.
 
     Raises:
@@ -254,7 +295,7 @@ def match(
             "kind": "match",
             "splendor": splendor.__version__,
             "bots": specs,
-            "networks": network_digests(specs, variant, players),
+            "networks": check_networks(specs, variant, players),
             "variant": variant,
             "players": players,
             "games": games,
@@ -268,25 +309,31 @@ def match(
     results = folder.path / RESULTS
     with cluster.connected(address, connect_timeout=connect_timeout), folder.opened():
         done = _finished(read_lines(results, repair=True), chunks, chunk_size, games)
+        totals = MatchTotals()
+        for record in done.values():
+            totals.add(record)
+        finished = set(done)
+        del done  # the totals are all the driver keeps of a chunk
         calls = []
         for c in range(chunks):
-            if c not in done:
+            if c not in finished:
                 first = c * chunk_size
                 n = min(chunk_size, games - first)
                 calls.append((c, (c, specs, variant, players, seed, turn_cap, first, n)))
         total = sum(args[-1] for _, args in calls)
         played = 0
 
-        def store(chunk: int, record: dict[str, Any]) -> None:
+        def store(batch: list[tuple[int, dict[str, Any]]]) -> None:
             nonlocal played
-            append_line(results, record)
-            done[chunk] = record
-            played += record["games"]
+            append_lines(results, [record for _, record in batch])
+            for _, record in batch:
+                totals.add(record)
+                played += record["games"]
             if progress is not None:
                 progress(played, total)
 
         cluster.run_chunks(play_chunk, calls, store, max_retries=max_retries)
-        result = merge(list(done.values()), variant, players)
+        result = totals.result(variant, players)
         atomic_write(folder.path / RESULT, (result.to_json() + "\n").encode())
     return result
 

@@ -29,7 +29,7 @@ from splendor.selfplay import SelfPlaySettings, _concat, _game_arrays
 
 #: Games per chunk (one Ray task, one shard) unless told; see
 #: docs/distributed.md for the measurements behind it.
-SELFPLAY_CHUNK = 10
+SELFPLAY_CHUNK = 50
 
 
 def _play_arguments(settings: dict[str, Any]) -> dict[str, Any]:
@@ -166,11 +166,14 @@ def selfplay(
             turn_cap=turn_cap,
         )
     )
-    # The engine checks every setting (and the network against the game) on
-    # an empty list of games: at once, before any work.
+    # The engine checks every setting on an empty list of games, at once,
+    # before any work; and the network against the game with a one-iteration
+    # search of the opening.
     _core.selfplay_games(
         variant, [], lambda record: None, threads=1, network=net, **_play_arguments(settings)
     )
+    if net is not None:
+        _core.search(_core.new_game(variant, players=players), iterations=1, network=net)
     cluster.parse_address(address)
     chunks = -(-games // chunk_size)
     folder = RunFolder(
@@ -202,10 +205,11 @@ def selfplay(
             ref = cluster._ray().put(net)
             calls = [(c, (s, ref, ids)) for c, (s, _, ids) in calls]
 
-        def store(chunk: int, shard: bytes) -> None:
+        def store(batch: list[tuple[int, bytes]]) -> None:
             nonlocal played
-            atomic_write(shard_path(run, chunk), shard)
-            played += sizes[chunk]
+            for chunk, shard in batch:
+                atomic_write(shard_path(run, chunk), shard)
+                played += sizes[chunk]
             if progress is not None:
                 progress(played, total)
 

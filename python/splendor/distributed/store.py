@@ -49,9 +49,12 @@ def atomic_write(path: Path, data: bytes) -> None:
     fsync_dir(path.parent)
 
 
-def append_line(path: Path, record: dict[str, Any]) -> None:
-    """Appends one JSON line to ``path`` and makes it durable before returning."""
-    data = (json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n").encode()
+def append_lines(path: Path, records: list[dict[str, Any]]) -> None:
+    """Appends one JSON line per record to ``path`` and makes them durable
+    (one ``fsync`` for the batch) before returning."""
+    data = "".join(
+        json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n" for r in records
+    ).encode()
     created = not path.exists()
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
