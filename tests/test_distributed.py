@@ -36,6 +36,9 @@ from splendor.distributed.cluster import check_reachable, connected, parse_addre
 from splendor.errors import ConfigError, NetworkError
 from test_selfplay import FAST, assert_same_games
 
+#: The module's tests share one Ray cluster: under pytest-xdist they run on one worker.
+pytestmark = pytest.mark.xdist_group("ray-cluster")
+
 #: Bots whose games take a fraction of a second: long enough that a chunk is
 #: still running when a test kills its worker or its driver.
 SLOW_BOTS = ["mcts:250", "greedy"]
