@@ -36,12 +36,13 @@ from splendor.distributed.cluster import check_reachable, connected, parse_addre
 from splendor.errors import ConfigError, NetworkError
 from test_selfplay import FAST, assert_same_games
 
-#: The module's tests share one Ray cluster: under pytest-xdist they run on one worker.
-pytestmark = pytest.mark.xdist_group("ray-cluster")
+#: The module's tests share one Ray cluster; .ci/run runs them as their own step
+#: (``pytest -n 0 -m ray``), so that one cluster runs at a time.
+pytestmark = pytest.mark.ray
 
 #: Bots whose games take a fraction of a second: long enough that a chunk is
 #: still running when a test kills its worker or its driver.
-SLOW_BOTS = ["mcts:250", "greedy"]
+SLOW_BOTS = ["mcts:1000", "greedy"]
 
 
 @pytest.fixture(scope="module")
@@ -155,9 +156,24 @@ def test_a_chunked_match_gives_the_local_totals(cluster: str, tmp_path: Path) ->
     assert seen == [] and len(chunk_lines(out)) == 4
 
 
+def _descends_from_us(pid: int) -> bool:
+    """Whether ``pid`` is a descendant of this process (a worker of the cluster
+    this test started, not of anyone else's)."""
+    me = os.getpid()
+    while pid > 1:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            return False
+        pid = int(stat.rsplit(")", 1)[1].split()[1])  # the parent's pid
+        if pid == me:
+            return True
+    return False
+
+
 def ray_workers_running(task: str) -> list[int]:
-    """Pids of the Ray worker processes executing ``task`` now (Ray titles a
-    worker process ``ray::<task>`` while it runs one)."""
+    """Pids of our cluster's Ray worker processes executing ``task`` now (Ray
+    titles a worker process ``ray::<task>`` while it runs one)."""
     pids = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -165,7 +181,7 @@ def ray_workers_running(task: str) -> list[int]:
         with contextlib.suppress(OSError):
             if (entry / "cmdline").read_bytes().startswith(f"ray::{task}".encode()):
                 pids.append(int(entry.name))
-    return pids
+    return [pid for pid in pids if _descends_from_us(pid)]
 
 
 class WorkerKiller(threading.Thread):
@@ -178,14 +194,14 @@ class WorkerKiller(threading.Thread):
 
     def run(self) -> None:
         while not self.stop.is_set():
-            pids = ray_workers_running("play_chunk")
-            if pids:
-                time.sleep(0.2)  # well into the chunk
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pids[0], signal.SIGKILL)
-                    self.killed = pids[0]
-                    return
-            time.sleep(0.02)
+            for pid in ray_workers_running("play_chunk"):
+                time.sleep(0.05)  # into the chunk (one takes about half a second)
+                if pid in ray_workers_running("play_chunk"):  # still in it
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+                        self.killed = pid
+                        return
+            time.sleep(0.01)
 
 
 @pytest.mark.parametrize("retries", [3, 0])
