@@ -446,6 +446,15 @@ def test_a_folder_holding_another_run_is_refused(cluster: str, tmp_path: Path) -
     with pytest.raises(ConfigError, match="holds another run"):
         selfplay("base", out, games=4, seed=1, chunk_size=2, **FAST)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    # The same path to a network file whose content changed: another run.
+    from test_network import encode, random_tensors
+
+    net = tmp_path / "net.safetensors"
+    net.write_bytes(encode(*random_tensors("base", 2, (8,), seed=1)))
+    match([f"net:2@{net}", "random"], tmp_path / "n", games=2, chunk_size=1)
+    net.write_bytes(encode(*random_tensors("base", 2, (8,), seed=2)))
+    with pytest.raises(ConfigError, match=r"holds another run \(networks differ\)"):
+        match([f"net:2@{net}", "random"], tmp_path / "n", games=2, chunk_size=1)
     # A local self-play run, any other files, a file in the folder's place.
     local = sp.selfplay("base", tmp_path / "local", games=1, **FAST)
     with pytest.raises(ConfigError, match=r"holds no manifest\.json"):
