@@ -107,6 +107,7 @@ fn main() -> Result<(), String> {
         seed,
         threads: num(4)? as usize,
         turn_cap: 100,
+        first_game: 0,
     };
     let t = Instant::now();
     let r = match args[0].as_str() {

@@ -84,6 +84,7 @@ fn match_rotates_seats_and_is_deterministic() {
         seed: 11,
         threads: 2,
         turn_cap: 100,
+        first_game: 0,
     };
     let mut calls = Vec::new();
     let r = play_match::<Nim>(&cfg, &mut |d, t| {
@@ -151,6 +152,7 @@ fn fewer_bots_than_seats_repeats_the_last() {
         seed: 1,
         threads: 2,
         turn_cap: 100,
+        first_game: 0,
     };
     let r = play_match::<Nim>(&cfg, &mut |_, _| true).unwrap();
     assert_eq!(r.bots.len(), 2);
@@ -231,4 +233,67 @@ fn progress_can_stop_a_match() {
         seen <= 10 + cfg.threads,
         "{seen} games reported after stopping at 10"
     );
+}
+
+/// The integer totals of a result: what chunks of a match add up to.
+fn totals(r: &splendor::search::MatchResult) -> Vec<u64> {
+    let whole = |x: f64| {
+        let n = x.round();
+        assert!((x - n).abs() < 1e-6, "{x} is not a whole number");
+        n as u64
+    };
+    let mut t = vec![r.games, r.draws, r.truncated, r.stalled];
+    t.extend(r.reasons);
+    t.push(whole(r.avg_decisions * r.games as f64));
+    t.push(whole(r.avg_turns * r.games as f64));
+    for b in &r.bots {
+        t.push(b.games);
+        t.push(whole(b.wins * 12.0));
+    }
+    t
+}
+
+#[test]
+fn chunks_of_a_match_add_up_to_the_whole() {
+    for players in 2..=4u8 {
+        let cfg = MatchConfig {
+            bots: vec![mcts(40), BotSpec::Random],
+            players,
+            games: 26,
+            seed: 5,
+            threads: 2,
+            ..MatchConfig::default()
+        };
+        let whole = play_match::<Nim>(&cfg, &mut |_, _| true).unwrap();
+        let mut sum = vec![0u64; totals(&whole).len()];
+        for (first_game, games) in [(0, 7), (7, 1), (8, 11), (19, 7)] {
+            let part = play_match::<Nim>(
+                &MatchConfig {
+                    first_game,
+                    games,
+                    ..cfg.clone()
+                },
+                &mut |_, _| true,
+            )
+            .unwrap();
+            for (s, x) in sum.iter_mut().zip(totals(&part)) {
+                *s += x;
+            }
+        }
+        assert_eq!(sum, totals(&whole), "{players} players");
+        // Wins are counted in twelfths, so they do not depend on the game order.
+        for b in &whole.bots {
+            assert_eq!(b.wins, (b.wins * 12.0).round() / 12.0);
+        }
+    }
+    // A range past the last game index is refused, not wrapped around.
+    let far = MatchConfig {
+        first_game: usize::MAX,
+        games: 2,
+        ..MatchConfig::default()
+    };
+    assert!(matches!(
+        play_match::<Nim>(&far, &mut |_, _| true),
+        Err(GameError::Config(m)) if m.contains("first_game + games")
+    ));
 }

@@ -152,6 +152,7 @@ def _by_name(name: str, variant: str, owner: str) -> Any:
         "locations": None,
         "bots": ["random"],
         "games": 2,
+        "first_game": 0,
         "threads": 1,
         "progress": None,
         "iterations": 8,

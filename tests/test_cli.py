@@ -129,6 +129,7 @@ STRING_OPTIONS = {
     "--data": ["missing", "binary"],
     "--selfplay-option": ["novalue", "iterations=notjson", "=1"],
     "--eval-opponents": ["nonsense", "", "mcts:0"],
+    "--ray": ["", "nonsense", "host:99999", "127.0.0.1:1"],
 }
 FAST = {
     "demo": ["--quiet"],

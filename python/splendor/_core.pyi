@@ -1151,6 +1151,7 @@ def match(
     threads: int = 1,
     turn_cap: int = 100,
     progress: Callable[[int, int], object] | None = None,
+    first_game: int = 0,
 ) -> MatchResult:
     """Plays ``games`` games between ``bots``, ``threads`` at a time, GIL released.
 
@@ -1162,6 +1163,11 @@ def match(
     to the network shipped for the variant and player count). A bot object
     contributes its kind and settings; the seeds of the games' bots derive
     from ``seed``.
+
+    ``first_game``: the call plays games ``first_game .. first_game + games - 1``
+    of the match seeded ``seed``, each exactly as a match from game 0 plays it,
+    so chunks of a match played apart add up to the whole (wins are counted
+    exactly: ``wins * 12`` is an integer).
 
     ``progress(done, total)`` is called on the calling thread after each
     finished game; an exception in it stops the match and is re-raised, and

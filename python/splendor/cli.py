@@ -260,23 +260,29 @@ def _add_bench(sub: Any) -> None:
 
 def _match(args: argparse.Namespace) -> int:
     from splendor.arena import ProgressBar, format_table, parse_bots, run_match
+    from splendor.distributed import cli as ray_cli
 
     bots = parse_bots(args.bots)
+    if args.ray is None:
+        ray_cli.ray_options_without_ray(args, "out")
     if args.json:
         check_writable(args.json)  # before the match, not after hours of it
     bar = None if args.no_progress else ProgressBar(sys.stderr)
     code = 0
     try:
-        result = run_match(
-            bots,
-            variant=args.variant,
-            players=args.players,
-            games=args.games,
-            seed=args.seed,
-            threads=args.threads,
-            turn_cap=args.turn_cap,
-            progress=bar,
-        )
+        if args.ray is not None:
+            result = ray_cli.run_match(args, bots, bar)
+        else:
+            result = run_match(
+                bots,
+                variant=args.variant,
+                players=args.players,
+                games=args.games,
+                seed=args.seed,
+                threads=args.threads or 1,
+                turn_cap=args.turn_cap,
+                progress=bar,
+            )
     except MatchInterrupted as stop:
         # Ctrl-C: the games finished so far are still worth a table.
         if bar is not None and bar.tty:
@@ -313,12 +319,27 @@ def _add_match(sub: Any) -> None:
         help="comma-separated: random, greedy, mcts, mcts:N (iterations), mcts:Ts (seconds), "
         "net:N / net:Ts (the shipped network), net:N@PATH / net:Ts@PATH (a network file)",
     )
-    p.add_argument("--threads", type=int_in(1, 1024), default=1, help="games played at once")
+    p.add_argument(
+        "--threads", type=int_in(1, 1024), default=None, help="games played at once (default 1)"
+    )
     p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
     p.add_argument("--turn-cap", type=int_in(1, 1_000_000), default=100, help="rounds")
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--out", metavar="DIR", help="with --ray: the run's folder (JSON lines; rerun resumes)"
+    )
+    _add_ray_options(p, "match")
     p.set_defaults(func=_match)
+
+
+def _add_ray_options(p: Any, command: str) -> None:
+    from splendor.distributed import cli as ray_cli
+    from splendor.distributed.match_chunks import MATCH_CHUNK
+    from splendor.distributed.selfplay_chunks import SELFPLAY_CHUNK
+
+    chunk = MATCH_CHUNK if command == "match" else SELFPLAY_CHUNK
+    ray_cli.add_options(p, chunk=chunk, int_in=int_in)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -357,25 +378,33 @@ def _add_play(sub: Any) -> None:
 
 def _selfplay(args: argparse.Namespace) -> int:
     from splendor.arena import ProgressBar
+    from splendor.distributed import cli as ray_cli
     from splendor.selfplay import selfplay
 
+    if args.ray is None:
+        ray_cli.ray_options_without_ray(args)
+    elif args.shard_size is not None:
+        raise ConfigError("with --ray a shard holds one chunk: give --chunk-size, not --shard-size")
     bar = None if args.no_progress else ProgressBar(sys.stderr)
-    run = selfplay(
-        args.variant,
-        args.out,
-        games=args.games,
-        players=args.players,
-        seed=args.seed,
-        first_game=args.first_game,
-        iterations=args.iterations,
-        temperature_moves=args.temperature_moves,
-        threads=args.threads,
-        shard_size=args.shard_size,
-        network=args.network,
-        noise_alpha=args.noise_alpha,
-        noise_epsilon=args.noise_epsilon,
-        progress=bar,
-    )
+    if args.ray is not None:
+        run = ray_cli.run_selfplay(args, bar)
+    else:
+        run = selfplay(
+            args.variant,
+            args.out,
+            games=args.games,
+            players=args.players,
+            seed=args.seed,
+            first_game=args.first_game,
+            iterations=args.iterations,
+            temperature_moves=args.temperature_moves,
+            threads=args.threads,
+            shard_size=args.shard_size or 200,
+            network=args.network,
+            noise_alpha=args.noise_alpha,
+            noise_epsilon=args.noise_epsilon,
+            progress=bar,
+        )
     print(f"self-play games stored in {run}")
     return 0
 
@@ -410,7 +439,12 @@ def _add_selfplay(sub: Any) -> None:
     p.add_argument(
         "--threads", type=int_in(1, 1024), default=None, help="games at once (default: all cores)"
     )
-    p.add_argument("--shard-size", type=int_in(1, 1_000_000), default=200, help="games per shard")
+    p.add_argument(
+        "--shard-size",
+        type=int_in(1, 1_000_000),
+        default=None,
+        help="games per shard (default 200)",
+    )
     p.add_argument("--network", metavar="FILE", help="guide the search with this network file")
     p.add_argument(
         "--noise-alpha",
@@ -422,6 +456,7 @@ def _add_selfplay(sub: Any) -> None:
         "--noise-epsilon", type=float_in(0.0, 1.0), default=0.25, help="weight of the root noise"
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_ray_options(p, "selfplay")
     p.set_defaults(func=_selfplay)
 
 

@@ -65,6 +65,7 @@ def match(
     threads: int = 1,
     turn_cap: int = 100,
     progress: Callable[[int, int], object] | None = None,
+    first_game: int = 0,
 ) -> _core.MatchResult:
     """:func:`splendor._core.match` with ``net:N`` / ``net:Ts`` specs resolved to
     the shipped network for ``variant`` and ``players``; same arguments.
@@ -86,4 +87,5 @@ def match(
         threads=threads,
         turn_cap=turn_cap,
         progress=progress,
+        first_game=first_game,
     )

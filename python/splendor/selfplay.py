@@ -170,6 +170,13 @@ def selfplay(
     run = Path(out_dir)
     meta_path = run / "run.json"
     wanted = asdict(settings)
+    if (run / "manifest.json").exists():
+        # Its shards are numbered by chunk; a local shard could take a number
+        # that a missing chunk will need.
+        raise ConfigError(
+            f"{run} holds a distributed run (manifest.json): resume it with "
+            "splendor.distributed.selfplay (selfplay --ray), or use another directory"
+        )
     if meta_path.exists():
         try:
             have = json.loads(meta_path.read_text())

@@ -1036,6 +1036,11 @@ impl VariantFn for MatchFn<'_> {
 /// `mcts:Ts`. A bot object contributes its kind and settings; the seeds of
 /// the games' bots derive from `seed`.
 ///
+/// `first_game`: the call plays games `first_game .. first_game + games - 1`
+/// of the match seeded `seed`, each exactly as a match from game 0 plays it,
+/// so chunks of a match played apart add up to the whole (`wins * 12` is an
+/// integer, counted exactly).
+///
 /// `progress(done, total)` is called on the calling thread after each
 /// finished game; an exception in it stops the match and is re-raised, and
 /// `progress` is never called again.
@@ -1048,9 +1053,9 @@ impl VariantFn for MatchFn<'_> {
 ///     ConfigError: A bad bot, variant, player count, game or thread count.
 ///     MatchInterrupted: Ctrl-C during the match.
 #[pyfunction(name = "match")]
-#[pyo3(signature = (bots, *, variant=Arg(None), players=Arg(None), games=Arg(None), seed=Seed(0), threads=Arg(None), turn_cap=Arg(None), progress=Arg(None)))]
+#[pyo3(signature = (bots, *, variant=Arg(None), players=Arg(None), games=Arg(None), seed=Seed(0), threads=Arg(None), turn_cap=Arg(None), progress=Arg(None), first_game=Arg(None)))]
 #[pyo3(
-    text_signature = "(bots, *, variant='base', players=2, games=100, seed=0, threads=1, turn_cap=100, progress=None)"
+    text_signature = "(bots, *, variant='base', players=2, games=100, seed=0, threads=1, turn_cap=100, progress=None, first_game=0)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn play(
@@ -1063,6 +1068,7 @@ fn play(
     threads: Arg<'_>,
     turn_cap: Arg<'_>,
     progress: Arg<'_>,
+    first_game: Arg<'_>,
 ) -> PyResult<PyMatchResult> {
     if bots.cast::<PyString>().is_ok() {
         return Err(errors::config(
@@ -1103,6 +1109,7 @@ fn play(
         bots: specs,
         players,
         games: games.int_or("games", 100, 1, usize::MAX as i128)? as usize,
+        first_game: first_game.int_or("first_game", 0, 0, usize::MAX as i128)? as usize,
         seed: seed.0,
         threads: threads.int_or("threads", 1, 1, MAX_THREADS)? as usize,
         turn_cap,

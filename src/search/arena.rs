@@ -25,6 +25,11 @@ pub struct MatchConfig {
     pub players: u8,
     /// Number of games (a multiple of `players` gives exact seat balance).
     pub games: usize,
+    /// Index of the first game: the match plays games `first_game ..
+    /// first_game + games` of the match seeded `seed`, each exactly as the
+    /// longer match from game 0 would play it, so a match can be split into
+    /// chunks played apart (on other machines) and summed.
+    pub first_game: usize,
     /// Match seed: deals and bot seeds derive from it.
     pub seed: u64,
     /// Games played at once.
@@ -39,6 +44,7 @@ impl Default for MatchConfig {
             bots: vec![BotSpec::Random, BotSpec::Random],
             players: 2,
             games: 100,
+            first_game: 0,
             seed: 0,
             threads: 1,
             turn_cap: 100,
@@ -53,7 +59,10 @@ pub struct BotStats {
     pub name: String,
     /// Games played.
     pub games: u64,
-    /// Wins; a win shared by `k` players counts `1/k`.
+    /// Wins; a win shared by `k` players counts `1/k`. Counted exactly in
+    /// twelfths ([`WIN_SHARES`]) and converted once, so the sum does not
+    /// depend on the order of the games: `wins * 12` is an integer, and the
+    /// wins of chunks of a match add up to the wins of the whole.
     pub wins: f64,
     /// `wins / games`.
     pub win_rate: f64,
@@ -87,6 +96,10 @@ pub struct MatchResult {
     /// How many games ended for each reason, in [`REASONS`] order.
     pub reasons: [u64; 6],
 }
+
+/// Shares of one win: a win shared by `k` players (`k` in 1..=4) is
+/// `WIN_SHARES / k` shares, an integer.
+pub const WIN_SHARES: u64 = 12;
 
 /// End reasons in the order of [`MatchResult::reasons`].
 pub const REASONS: [EndReason; 6] = [
@@ -259,6 +272,14 @@ pub fn play_match_cancellable<G: Game>(
     if cfg.games == 0 {
         return Err(GameError::Config("games must be positive".into()));
     }
+    if cfg.first_game.checked_add(cfg.games).is_none() {
+        return Err(GameError::Config(format!(
+            "first_game + games must be at most {}, got {} + {}",
+            usize::MAX,
+            cfg.first_game,
+            cfg.games
+        )));
+    }
     if cfg.threads == 0 || cfg.threads > 256 {
         return Err(GameError::Config(range_message(
             "threads",
@@ -296,11 +317,11 @@ pub fn play_match_cancellable<G: Game>(
                 if stop.load(Ordering::Relaxed) || cancel.is_cancelled() {
                     break;
                 }
-                let g = next.fetch_add(1, Ordering::Relaxed);
-                if g >= cfg.games {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= cfg.games {
                     break;
                 }
-                let r = match play_one::<G>(cfg, specs, g, cancel) {
+                let r = match play_one::<G>(cfg, specs, cfg.first_game + i, cancel) {
                     Ok(Some(rec)) => Ok(rec),
                     Ok(None) => break,
                     Err(e) => Err(e),
@@ -308,7 +329,7 @@ pub fn play_match_cancellable<G: Game>(
                 if r.is_err() {
                     stop.store(true, Ordering::Relaxed);
                 }
-                if tx.send((g, r)).is_err() {
+                if tx.send((i, r)).is_err() {
                     break;
                 }
             });
@@ -356,7 +377,7 @@ pub fn play_match_cancellable<G: Game>(
 
 fn summarize<G: Game>(cfg: &MatchConfig, specs: &[BotSpec], records: &[GameRecord]) -> MatchResult {
     let games = records.len() as u64;
-    let mut wins = vec![0f64; specs.len()];
+    let mut shares = vec![0u64; specs.len()];
     let mut played = vec![0u64; specs.len()];
     let (mut draws, mut decisions, mut turns) = (0u64, 0u64, 0u64);
     let mut reasons = [0u64; 6];
@@ -376,7 +397,7 @@ fn summarize<G: Game>(cfg: &MatchConfig, specs: &[BotSpec], records: &[GameRecor
             let b = r.seat_bot[s].min(specs.len() - 1);
             played[b] += 1;
             if r.outcome.is_winner(s as u8) {
-                wins[b] += 1.0 / k as f64;
+                shares[b] += WIN_SHARES / u64::from(k);
             }
         }
     }
@@ -384,13 +405,14 @@ fn summarize<G: Game>(cfg: &MatchConfig, specs: &[BotSpec], records: &[GameRecor
         .iter()
         .enumerate()
         .map(|(i, spec)| {
-            let (lo, hi) = wilson_interval(wins[i], played[i], 1.96);
+            let wins = shares[i] as f64 / WIN_SHARES as f64;
+            let (lo, hi) = wilson_interval(wins, played[i], 1.96);
             BotStats {
                 name: spec.to_string(),
                 games: played[i],
-                wins: wins[i],
+                wins,
                 win_rate: if played[i] > 0 {
-                    wins[i] / played[i] as f64
+                    wins / played[i] as f64
                 } else {
                     0.0
                 },
