@@ -19,8 +19,10 @@ import splendor
 from splendor.play import make_bot
 
 
-def positions(variant: str, players: int) -> list[splendor.GameState]:
-    states: list[splendor.GameState] = []
+def positions(
+    variant: str, players: int
+) -> list[splendor.BaseState | splendor.DuelState | splendor.MarvelState]:
+    states: list[splendor.BaseState | splendor.DuelState | splendor.MarvelState] = []
     for seed in range(4):
         state = splendor.new_game(variant, players=players, seed=seed)
         bot = splendor.GreedyBot(seed=seed)
