@@ -6,6 +6,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -83,6 +84,48 @@ def test_illegal_actions_raise_naming_the_env_and_change_nothing() -> None:
     # Lists and other integer dtypes are accepted.
     env.step([int(a) for a in random_legal(mask, rng)])
     env.step(random_legal(mask, rng).astype(np.int32))
+
+
+def test_actions_in_any_integer_layout_and_typed_errors_for_the_rest() -> None:
+    rng = np.random.default_rng(4)
+    Actions = npt.NDArray[np.int64]
+    layouts: list[Callable[[Actions], object]] = [
+        lambda a: a,
+        lambda a: a.astype(np.int16),
+        lambda a: a.astype(np.uint16),
+        lambda a: a.astype(">i8"),  # not the machine's byte order
+        lambda a: np.repeat(a, 2)[::2],  # strided
+        lambda a: tuple(int(x) for x in a),
+        lambda a: [np.int32(x) for x in a],
+    ]
+    envs = [splendor.VectorEnv("duel", 3, seed=2) for _ in layouts]
+    for _ in range(20):
+        actions = random_legal(envs[0].action_mask, rng)
+        for env, layout in zip(envs, layouts, strict=True):
+            env.step(layout(actions))  # type: ignore[arg-type]
+        for env in envs[1:]:
+            np.testing.assert_array_equal(env.observation, envs[0].observation)
+    env = envs[0]
+    before = env.observation.copy()
+    good = env.action_mask.argmax(axis=1)
+    bad: list[tuple[object, type[Exception], str]] = [
+        (np.stack([good, good]), splendor.InvalidActionError, r"1-D array, got shape \(2, 3\)"),
+        (5, splendor.InvalidActionError, r"1-D array, got shape \(\)"),
+        (good.astype(bool), splendor.InvalidActionError, "integers, got dtype bool"),
+        ("abc", splendor.InvalidActionError, "integers"),
+        ([1, None, 2], splendor.InvalidActionError, "integers, got dtype object"),
+        (
+            np.full(3, 2**64 - 1, dtype=np.uint64),
+            splendor.InvalidActionError,
+            r"actions\[0\] must be between -9223372036854775808 and 9223372036854775807",
+        ),
+        (env.episode_length, splendor.ConfigError, "in use"),
+        (good[:2], splendor.ConfigError, "expected 3 actions"),
+    ]
+    for wrong, error, message in bad:
+        with pytest.raises(error, match=message):
+            env.step(wrong)  # type: ignore[arg-type]
+    np.testing.assert_array_equal(env.observation, before)
 
 
 def run(threads: int, opponents: list[str | None] | None) -> list[npt.NDArray[np.generic]]:

@@ -72,6 +72,8 @@ struct Slot<G: Game> {
     game_config: Config,
     list: ActionList,
     legal: [u64; MASK_WORDS],
+    /// The caller's action for the step being played (checked legal).
+    action: Action,
     decisions: i64,
 }
 
@@ -164,6 +166,7 @@ impl<G: Observed> VectorEnv<G> {
             list: ActionList::new(),
             bots,
             legal: [0; MASK_WORDS],
+            action: Action(0),
             decisions: 0,
         })
     }
@@ -202,7 +205,7 @@ impl<G: Observed> VectorEnv<G> {
         // Taken out for the call so that `sharded` may borrow `self` mutably.
         let scales = self.inverse_scales.take();
         let inv = scales.as_deref();
-        self.sharded(buf, None, |slot, row, _| {
+        self.sharded(buf, |slot, row| {
             slot.next_live_game();
             row.rewards.fill(0.0);
             *row.terminated = false;
@@ -226,7 +229,10 @@ impl<G: Observed> VectorEnv<G> {
                 actions.len()
             )));
         }
-        for (i, (slot, &a)) in self.slots.iter().zip(actions).enumerate() {
+        // Each action is read once, here, and kept in its slot: the caller's
+        // array is never read again, so a writer racing this call cannot make
+        // an unchecked action reach a game.
+        for (i, (slot, &a)) in self.slots.iter_mut().zip(actions).enumerate() {
             if a < 0 || a >= G::NUM_ACTIONS as i64 {
                 return Err(GameError::InvalidAction(format!(
                     "env {i}: action id must be between 0 and {}, got {a}",
@@ -240,12 +246,11 @@ impl<G: Observed> VectorEnv<G> {
                     G::action_text(Action(a as u16))
                 )));
             }
+            slot.action = Action(a as u16);
         }
         let scales = self.inverse_scales.take();
         let inv = scales.as_deref();
-        self.sharded(buf, Some(actions), |slot, row, a| {
-            slot.step(Action(a as u16), row, inv);
-        });
+        self.sharded(buf, |slot, row| slot.step(slot.action, row, inv));
         self.inverse_scales = scales;
         Ok(())
     }
@@ -275,9 +280,9 @@ impl<G: Observed> VectorEnv<G> {
 
     /// Runs `f` on every env with its rows: in shards on the env's pool when
     /// `threads > 1`, else on the calling thread.
-    fn sharded<F>(&mut self, buf: Buffers<'_>, actions: Option<&[i64]>, f: F)
+    fn sharded<F>(&mut self, buf: Buffers<'_>, f: F)
     where
-        F: Fn(&mut Slot<G>, &mut Row<'_>, i64) + Sync,
+        F: Fn(&mut Slot<G>, &mut Row<'_>) + Sync,
     {
         let n = self.slots.len();
         let threads = self.config.threads.min(n).max(1);
@@ -285,7 +290,7 @@ impl<G: Observed> VectorEnv<G> {
         let o = G::OBSERVATION_SIZE;
         let m = G::NUM_ACTIONS;
         let p = usize::from(self.config.game.num_players);
-        let run = |slots: &mut [Slot<G>], b: Buffers<'_>, start: usize| {
+        let run = |slots: &mut [Slot<G>], b: Buffers<'_>| {
             let rows = slots
                 .iter_mut()
                 .zip(b.obs.chunks_mut(o))
@@ -296,7 +301,7 @@ impl<G: Observed> VectorEnv<G> {
                 .zip(b.truncated.iter_mut())
                 .zip(b.final_obs.chunks_mut(o))
                 .zip(b.episode_length.iter_mut());
-            for (k, row) in rows.enumerate() {
+            for row in rows {
                 let (((((((slot, obs), mask), player), rewards), terminated), truncated), fin) =
                     row.0;
                 let mut r = Row {
@@ -309,11 +314,11 @@ impl<G: Observed> VectorEnv<G> {
                     final_obs: fin,
                     episode_length: row.1,
                 };
-                f(slot, &mut r, actions.map_or(0, |a| a[start + k]));
+                f(slot, &mut r);
             }
         };
         let Some(pool) = self.pool.as_ref().filter(|_| threads > 1) else {
-            run(&mut self.slots, buf, 0);
+            run(&mut self.slots, buf);
             return;
         };
         let Buffers {
@@ -356,14 +361,14 @@ impl<G: Observed> VectorEnv<G> {
             .collect();
         let run = &run;
         pool.scope(|scope| {
-            let mut shards = shards.into_iter().enumerate();
+            let mut shards = shards.into_iter();
             let first = shards.next();
-            for (k, (slots, b)) in shards {
-                scope.spawn(move |_| run(slots, b, k * chunk));
+            for (slots, b) in shards {
+                scope.spawn(move |_| run(slots, b));
             }
             // The worker running this scope steps the first shard itself.
-            if let Some((_, (slots, b))) = first {
-                run(slots, b, 0);
+            if let Some((slots, b)) = first {
+                run(slots, b);
             }
         });
     }
