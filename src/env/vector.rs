@@ -8,13 +8,46 @@
 //! and its bots, so the arrays depend only on the seed and the actions, never
 //! on how the envs are sharded over threads.
 
-use super::spec::Observed;
+use super::spec::{LegalBits, Observed, MASK_WORDS};
 use crate::game::{Action, ActionList, Config, Game, GameError, Player};
 use crate::rng::SplitMix64;
 use crate::search::{Bot, BotSpec};
 
-/// Words of a legal-action bitset (any variant's action space fits).
-const MASK_WORDS: usize = 8;
+/// `SPREAD[b]`: the byte `b` as 8 bools, bit 0 first: a mask row is written
+/// eight actions at a time.
+static SPREAD: [[bool; 8]; 256] = spread_table();
+
+const fn spread_table() -> [[bool; 8]; 256] {
+    let mut table = [[false; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            table[b][i] = (b >> i) & 1 != 0;
+            i += 1;
+        }
+        b += 1;
+    }
+    table
+}
+
+/// Writes `legal` into a mask row of bools.
+fn write_mask(legal: &LegalBits, mask: &mut [bool]) {
+    let byte = |k: usize| usize::from((legal[k / 8] >> (8 * (k % 8))) as u8);
+    let mut chunks = mask.chunks_exact_mut(8);
+    let mut k = 0;
+    for chunk in &mut chunks {
+        // An array store: one 8-byte write (a slice copy may call memmove).
+        let chunk: &mut [bool; 8] = chunk.try_into().expect("chunks of 8");
+        *chunk = SPREAD[byte(k)];
+        k += 1;
+    }
+    let rest = chunks.into_remainder();
+    let n = rest.len();
+    if n > 0 {
+        rest.copy_from_slice(&SPREAD[byte(k)][..n]);
+    }
+}
 
 /// Settings of a [`VectorEnv`].
 #[derive(Clone, Debug)]
@@ -70,8 +103,7 @@ struct Slot<G: Game> {
     seeds: SplitMix64,
     bots: Vec<Option<Box<dyn Bot<G>>>>,
     game_config: Config,
-    list: ActionList,
-    legal: [u64; MASK_WORDS],
+    legal: LegalBits,
     /// The caller's action for the step being played (checked legal).
     action: Action,
     decisions: i64,
@@ -163,7 +195,6 @@ impl<G: Observed> VectorEnv<G> {
             game,
             seeds,
             game_config: config.game,
-            list: ActionList::new(),
             bots,
             legal: [0; MASK_WORDS],
             action: Action(0),
@@ -205,13 +236,13 @@ impl<G: Observed> VectorEnv<G> {
         // Taken out for the call so that `sharded` may borrow `self` mutably.
         let scales = self.inverse_scales.take();
         let inv = scales.as_deref();
-        self.sharded(buf, |slot, row| {
+        self.sharded(buf, |slot, row, scratch| {
             slot.next_live_game();
             row.rewards.fill(0.0);
             *row.terminated = false;
             *row.truncated = false;
             *row.episode_length = 0;
-            slot.write(row, inv);
+            slot.write(row, inv, scratch);
         });
         self.inverse_scales = scales;
         Ok(())
@@ -250,7 +281,9 @@ impl<G: Observed> VectorEnv<G> {
         }
         let scales = self.inverse_scales.take();
         let inv = scales.as_deref();
-        self.sharded(buf, |slot, row| slot.step(slot.action, row, inv));
+        self.sharded(buf, |slot, row, scratch| {
+            slot.step(slot.action, row, inv, scratch)
+        });
         self.inverse_scales = scales;
         Ok(())
     }
@@ -282,7 +315,7 @@ impl<G: Observed> VectorEnv<G> {
     /// `threads > 1`, else on the calling thread.
     fn sharded<F>(&mut self, buf: Buffers<'_>, f: F)
     where
-        F: Fn(&mut Slot<G>, &mut Row<'_>) + Sync,
+        F: Fn(&mut Slot<G>, &mut Row<'_>, &mut ActionList) + Sync,
     {
         let n = self.slots.len();
         let threads = self.config.threads.min(n).max(1);
@@ -291,6 +324,9 @@ impl<G: Observed> VectorEnv<G> {
         let m = G::NUM_ACTIONS;
         let p = usize::from(self.config.game.num_players);
         let run = |slots: &mut [Slot<G>], b: Buffers<'_>| {
+            // One list per shard for the variants that build their legal
+            // actions as a list (see `Observed::legal_bits`).
+            let mut scratch = ActionList::new();
             let rows = slots
                 .iter_mut()
                 .zip(b.obs.chunks_mut(o))
@@ -314,7 +350,7 @@ impl<G: Observed> VectorEnv<G> {
                     final_obs: fin,
                     episode_length: row.1,
                 };
-                f(slot, &mut r);
+                f(slot, &mut r, &mut scratch);
             }
         };
         let Some(pool) = self.pool.as_ref().filter(|_| threads > 1) else {
@@ -425,7 +461,13 @@ impl<G: Observed> Slot<G> {
         }
     }
 
-    fn step(&mut self, a: Action, row: &mut Row<'_>, inv: Option<&[f32]>) {
+    fn step(
+        &mut self,
+        a: Action,
+        row: &mut Row<'_>,
+        inv: Option<&[f32]>,
+        scratch: &mut ActionList,
+    ) {
         let mover: Player = self.game.current_player().unwrap_or(0);
         self.game.apply_unchecked(a);
         self.decisions += 1;
@@ -451,23 +493,17 @@ impl<G: Observed> Slot<G> {
                 *row.episode_length = 0;
             }
         }
-        self.write(row, inv);
+        self.write(row, inv, scratch);
     }
 
     /// Writes the current observation, mask and player into `row`.
-    fn write(&mut self, row: &mut Row<'_>, inv: Option<&[f32]>) {
+    fn write(&mut self, row: &mut Row<'_>, inv: Option<&[f32]>, scratch: &mut ActionList) {
         let p = self.game.current_player().unwrap_or(0);
         *row.player = i32::from(p);
         self.game.observation(p, row.obs);
         scale(row.obs, inv);
-        self.game.legal_actions(&mut self.list);
-        row.mask.fill(false);
-        self.legal = [0; MASK_WORDS];
-        for &a in self.list.as_slice() {
-            let i = a.index();
-            row.mask[i] = true;
-            self.legal[i / 64] |= 1 << (i % 64);
-        }
+        self.legal = self.game.legal_bits(scratch);
+        write_mask(&self.legal, row.mask);
     }
 }
 

@@ -4,6 +4,7 @@ use super::cards::{self, LEVEL_START};
 use super::state::{BaseState, Phase, DECK_SEG, EMPTY};
 use crate::cardset::CardSet;
 use crate::game::Player;
+use crate::gems::Gems;
 use crate::rng::SplitMix64;
 
 /// Length of the observation vector (docs/base.md, "Observation").
@@ -18,68 +19,118 @@ const PENDING_AT: usize = PHASE_AT + 5;
 const ROUNDS_AT: usize = PENDING_AT + 15;
 const COUNT_AT: usize = ROUNDS_AT + 2;
 
-/// Writes `[level, points, bonus one-hot 5, cost 5]` of `card` into `out[..12]`.
-fn card_features(card: u8, out: &mut [f32]) {
-    out[0] = f32::from(cards::level(card));
-    out[1] = f32::from(cards::points(card));
-    out[2 + cards::bonus(card)] = 1.0;
-    let c = cards::cost(card);
-    for k in 0..5 {
-        out[7 + k] = f32::from(c.get(k));
+/// `[level, points, bonus one-hot 5, cost 5]` of every card, the block a
+/// face-up or known reserved card takes in the observation: computed once,
+/// so that writing a card is one copy.
+static CARD_FEATURES: [[f32; 12]; cards::NUM_CARDS] = card_feature_table();
+
+const fn card_feature_table() -> [[f32; 12]; cards::NUM_CARDS] {
+    let mut table = [[0.0; 12]; cards::NUM_CARDS];
+    let mut card = 0;
+    while card < cards::NUM_CARDS {
+        let f = &mut table[card];
+        f[0] = cards::CARD_LEVEL[card] as f32;
+        f[1] = cards::CARD_POINTS[card] as f32;
+        f[2 + cards::CARD_BONUS[card] as usize] = 1.0;
+        let cost = cards::CARD_COST[card].to_le_bytes();
+        let mut k = 0;
+        while k < 5 {
+            f[7 + k] = cost[k] as f32;
+            k += 1;
+        }
+        card += 1;
     }
+    table
+}
+
+/// `[present, requirement 5]` of every noble.
+static NOBLE_FEATURES: [[f32; 6]; cards::NUM_NOBLES] = noble_feature_table();
+
+const fn noble_feature_table() -> [[f32; 6]; cards::NUM_NOBLES] {
+    let mut table = [[0.0; 6]; cards::NUM_NOBLES];
+    let mut noble = 0;
+    while noble < cards::NUM_NOBLES {
+        table[noble][0] = 1.0;
+        let req = cards::NOBLE_REQ[noble].to_le_bytes();
+        let mut k = 0;
+        while k < 5 {
+            table[noble][1 + k] = req[k] as f32;
+            k += 1;
+        }
+        noble += 1;
+    }
+    table
+}
+
+/// The first `N` lanes of `gems` as floats.
+#[inline(always)]
+fn lanes<const N: usize>(gems: Gems) -> [f32; N] {
+    let bytes = gems.0.to_le_bytes();
+    let mut out = [0.0; N];
+    for (x, &b) in out.iter_mut().zip(&bytes) {
+        *x = f32::from(b);
+    }
+    out
+}
+
+/// `out[at..at + N]` as an array, so that writes into it need no bounds checks.
+#[inline(always)]
+fn block<const N: usize>(out: &mut [f32; OBSERVATION_SIZE], at: usize) -> &mut [f32; N] {
+    (&mut out[at..at + N])
+        .try_into()
+        .expect("a block inside the observation")
+}
+
+/// `out[at..at + N]` of a smaller block.
+#[inline(always)]
+fn block_of<const N: usize, const M: usize>(out: &mut [f32; M], at: usize) -> &mut [f32; N] {
+    (&mut out[at..at + N])
+        .try_into()
+        .expect("a block inside its record")
 }
 
 impl BaseState {
     /// Fills `out` (length ≥ [`OBSERVATION_SIZE`]) with `observer`'s view.
     pub(crate) fn observe(&self, observer: Player, out: &mut [f32]) {
-        let out = &mut out[..OBSERVATION_SIZE];
-        out.fill(0.0);
+        // The layout is docs/base.md's; the spec (src/env/spec.rs) names it.
+        // Cards and nobles are copied from the tables above.
+        let out: &mut [f32; OBSERVATION_SIZE] = (&mut out[..OBSERVATION_SIZE])
+            .try_into()
+            .expect("an observation buffer");
+        *out = [0.0; OBSERVATION_SIZE];
         let n = self.num_players as usize;
-        for (c, x) in out[..6].iter_mut().enumerate() {
-            *x = f32::from(self.bank.get(c));
+        *block::<6>(out, 0) = lanes(self.bank);
+        for (k, &c) in self.board.as_flattened().iter().enumerate() {
+            if c != EMPTY {
+                // No `present` flag: level ≥ 1 marks a card (docs/base.md).
+                *block::<12>(out, BOARD_AT + 12 * k) = CARD_FEATURES[usize::from(c)];
+            }
         }
         for l in 0..3 {
-            for s in 0..4 {
-                let c = self.board[l][s];
-                if c != EMPTY {
-                    // No `present` flag: level ≥ 1 marks a card (docs/base.md).
-                    let at = BOARD_AT + 12 * (4 * l + s);
-                    card_features(c, &mut out[at..at + 12]);
-                }
-            }
             out[DECKS_AT + l] = self.deck_size(l) as f32;
         }
         for (i, &nb) in self.nobles_on_display().iter().enumerate() {
-            let at = NOBLES_AT + 6 * i;
-            out[at] = 1.0;
-            let r = cards::noble_req(nb);
-            for k in 0..5 {
-                out[at + 1 + k] = f32::from(r.get(k));
-            }
+            *block::<6>(out, NOBLES_AT + 6 * i) = NOBLE_FEATURES[usize::from(nb)];
         }
+        let mut seat = observer as usize;
         for rel in 0..n {
-            let seat = (observer as usize + rel) % n;
-            let at = PLAYERS_AT + PLAYER_LEN * rel;
-            let o = &mut out[at..at + PLAYER_LEN];
-            for (c, x) in o[..6].iter_mut().enumerate() {
-                *x = f32::from(self.tokens[seat].get(c));
-            }
-            for c in 0..5 {
-                o[6 + c] = f32::from(self.bonus[seat].get(c));
-            }
+            let o = block::<PLAYER_LEN>(out, PLAYERS_AT + PLAYER_LEN * rel);
+            *block_of::<6, PLAYER_LEN>(o, 0) = lanes(self.tokens[seat]);
+            *block_of::<5, PLAYER_LEN>(o, 6) = lanes(self.bonus[seat]);
             o[11] = f32::from(self.points[seat]);
             o[12] = self.owned[seat].len() as f32;
             o[13] = self.nobles_of(seat).count() as f32;
             for (i, &card) in self.reserved(seat).iter().enumerate() {
-                let r = &mut o[14 + 14 * i..28 + 14 * i];
+                let r = block_of::<14, PLAYER_LEN>(o, 14 + 14 * i);
                 r[0] = 1.0;
                 if seat != observer as usize && self.is_hidden(seat, i) {
                     r[2] = f32::from(cards::level(card));
                 } else {
                     r[1] = 1.0;
-                    card_features(card, &mut r[2..14]);
+                    *block_of::<12, 14>(r, 2) = CARD_FEATURES[usize::from(card)];
                 }
             }
+            seat = if seat + 1 == n { 0 } else { seat + 1 };
         }
         out[PHASE_AT + self.phase as usize] = 1.0;
         if self.phase == Phase::Pay {
