@@ -31,21 +31,33 @@ const fn spread_table() -> [[bool; 8]; 256] {
     table
 }
 
-/// Writes `legal` into a mask row of bools.
+/// Writes `legal` into a mask row of bools: per 64 actions, eight table
+/// loads and 8-byte stores at fixed offsets.
 fn write_mask(legal: &LegalBits, mask: &mut [bool]) {
-    let byte = |k: usize| usize::from((legal[k / 8] >> (8 * (k % 8))) as u8);
-    let mut chunks = mask.chunks_exact_mut(8);
-    let mut k = 0;
-    for chunk in &mut chunks {
-        // An array store: one 8-byte write (a slice copy may call memmove).
-        let chunk: &mut [bool; 8] = chunk.try_into().expect("chunks of 8");
-        *chunk = SPREAD[byte(k)];
-        k += 1;
+    let mut rows = mask.chunks_exact_mut(64);
+    let mut words = legal.iter();
+    for (row, &word) in (&mut rows).zip(&mut words) {
+        let row: &mut [bool; 64] = row.try_into().expect("64 flags");
+        let b = word.to_le_bytes();
+        row[0..8].copy_from_slice(&SPREAD[usize::from(b[0])]);
+        row[8..16].copy_from_slice(&SPREAD[usize::from(b[1])]);
+        row[16..24].copy_from_slice(&SPREAD[usize::from(b[2])]);
+        row[24..32].copy_from_slice(&SPREAD[usize::from(b[3])]);
+        row[32..40].copy_from_slice(&SPREAD[usize::from(b[4])]);
+        row[40..48].copy_from_slice(&SPREAD[usize::from(b[5])]);
+        row[48..56].copy_from_slice(&SPREAD[usize::from(b[6])]);
+        row[56..64].copy_from_slice(&SPREAD[usize::from(b[7])]);
     }
-    let rest = chunks.into_remainder();
-    let n = rest.len();
-    if n > 0 {
-        rest.copy_from_slice(&SPREAD[byte(k)][..n]);
+    let rest = rows.into_remainder();
+    if let Some(&word) = words.next() {
+        let b = word.to_le_bytes();
+        let last = SPREAD[usize::from(b[(rest.len() / 8) % 8])];
+        let mut eights = rest.chunks_exact_mut(8);
+        for (eight, &byte) in (&mut eights).zip(&b) {
+            eight.copy_from_slice(&SPREAD[usize::from(byte)]);
+        }
+        let tail = eights.into_remainder();
+        tail.copy_from_slice(&last[..tail.len()]);
     }
 }
 
@@ -102,6 +114,9 @@ struct Slot<G: Game> {
     /// Deals this env's games.
     seeds: SplitMix64,
     bots: Vec<Option<Box<dyn Bot<G>>>>,
+    /// Bit `p` set when seat `p` is a bot's: read before `bots`, so that a
+    /// step without bots does not follow the pointer to them.
+    bot_seats: u8,
     game_config: Config,
     legal: LegalBits,
     /// The caller's action for the step being played (checked legal).
@@ -195,6 +210,11 @@ impl<G: Observed> VectorEnv<G> {
             game,
             seeds,
             game_config: config.game,
+            bot_seats: bots
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.is_some())
+                .fold(0, |m, (p, _)| m | 1 << p),
             bots,
             legal: [0; MASK_WORDS],
             action: Action(0),
@@ -439,6 +459,9 @@ impl<G: Observed> Slot<G> {
     /// Lets the bots play until a caller's seat is to move or the game ends.
     fn advance_bots(&mut self) {
         while let Some(p) = self.game.current_player() {
+            if self.bot_seats >> p & 1 == 0 {
+                return;
+            }
             let Some(bot) = self.bots[usize::from(p)].as_mut() else {
                 return;
             };

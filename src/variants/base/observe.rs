@@ -136,7 +136,13 @@ impl BaseState {
         if self.phase == Phase::Pay {
             out[PENDING_AT + (self.pending - 45) as usize] = 1.0;
         }
-        out[ROUNDS_AT] = (self.turn / self.num_players as u32) as f32;
+        // Division by a constant is a multiply; by a variable, a slow `div`.
+        let rounds = match n {
+            2 => self.turn / 2,
+            3 => self.turn / 3,
+            _ => self.turn / 4,
+        };
+        out[ROUNDS_AT] = rounds as f32;
         if self.points[..n]
             .iter()
             .any(|&p| p >= super::rules::WINNING_POINTS)
