@@ -56,22 +56,22 @@ pub trait Observed: Game {
     /// does not seat).
     fn observation_spec(players: usize) -> Result<ObservationSpec, GameError>;
 
-    /// The legal actions as bits (the same set as `legal_actions`). The
-    /// default builds the list in `scratch`; a variant whose rules compute
-    /// the set as bits anyway overrides it to skip the list.
-    fn legal_bits(&self, scratch: &mut ActionList) -> LegalBits {
-        default_legal_bits(self, scratch)
+    /// Writes the legal actions as bits into `out` (the same set as
+    /// `legal_actions`). The default builds the list in `scratch`; a variant
+    /// whose rules compute the set as bits anyway overrides it to skip the
+    /// list.
+    fn legal_bits(&self, scratch: &mut ActionList, out: &mut LegalBits) {
+        default_legal_bits(self, scratch, out);
     }
 }
 
 /// `legal_bits` through the list of legal actions.
-fn default_legal_bits<G: Game>(game: &G, scratch: &mut ActionList) -> LegalBits {
+fn default_legal_bits<G: Game>(game: &G, scratch: &mut ActionList, out: &mut LegalBits) {
     game.legal_actions(scratch);
-    let mut bits = [0; MASK_WORDS];
+    *out = [0; MASK_WORDS];
     for &a in scratch.as_slice() {
-        bits[a.index() / 64] |= 1 << (a.index() % 64);
+        out[a.index() / 64] |= 1 << (a.index() % 64);
     }
-    bits
 }
 
 struct Builder {
@@ -149,20 +149,19 @@ fn base_tokens(b: &mut Builder, p: &str) {
 }
 
 impl Observed for BaseState {
-    fn legal_bits(&self, scratch: &mut ActionList) -> LegalBits {
+    fn legal_bits(&self, scratch: &mut ActionList, out: &mut LegalBits) {
         // Most decisions are main-phase ones, whose legal set the rules
         // compute as bits: no list needed.
         if self.phase != crate::variants::base::state::Phase::Main {
-            return default_legal_bits(self, scratch);
+            return default_legal_bits(self, scratch, out);
         }
         let bits = self.main_mask();
-        let mut out = [0; MASK_WORDS];
+        *out = [0; MASK_WORDS];
         out[0] = bits;
         if bits == 0 {
             let pass = usize::from(crate::variants::base::actions::PASS);
             out[pass / 64] |= 1 << (pass % 64);
         }
-        out
     }
 
     fn observation_spec(players: usize) -> Result<ObservationSpec, GameError> {

@@ -525,7 +525,7 @@ impl<G: Observed> Slot<G> {
         *row.player = i32::from(p);
         self.game.observation(p, row.obs);
         scale(row.obs, inv);
-        self.legal = self.game.legal_bits(scratch);
+        self.game.legal_bits(scratch, &mut self.legal);
         write_mask(&self.legal, row.mask);
     }
 }

@@ -19,13 +19,23 @@ const PENDING_AT: usize = PHASE_AT + 5;
 const ROUNDS_AT: usize = PENDING_AT + 15;
 const COUNT_AT: usize = ROUNDS_AT + 2;
 
-/// `[level, points, bonus one-hot 5, cost 5]` of every card, the block a
-/// face-up or known reserved card takes in the observation: computed once,
-/// so that writing a card is one copy.
-static CARD_FEATURES: [[f32; 12]; cards::NUM_CARDS] = card_feature_table();
+/// Floats of a card block: `[level, points, bonus one-hot 5, cost 5]`.
+const CARD_LEN: usize = 12;
+/// Floats of a reserve slot: `[present, known, card block]`.
+const RESERVE_LEN: usize = 2 + CARD_LEN;
+/// Floats of a seat before its reserve slots.
+const SEAT_HEAD: usize = 14;
+/// Floats of a noble block: `[present, requirement 5]`.
+const NOBLE_LEN: usize = 6;
 
-const fn card_feature_table() -> [[f32; 12]; cards::NUM_CARDS] {
-    let mut table = [[0.0; 12]; cards::NUM_CARDS];
+/// The card block of every card, and zeros (row [`NO_CARD`]) for an empty
+/// slot: computed once, so that writing a slot is one copy.
+static CARD_BLOCKS: [[f32; CARD_LEN]; cards::NUM_CARDS + 1] = card_blocks();
+/// The row of [`CARD_BLOCKS`] and [`KNOWN_RESERVES`] for no card.
+const NO_CARD: usize = cards::NUM_CARDS;
+
+const fn card_blocks() -> [[f32; CARD_LEN]; cards::NUM_CARDS + 1] {
+    let mut table = [[0.0; CARD_LEN]; cards::NUM_CARDS + 1];
     let mut card = 0;
     while card < cards::NUM_CARDS {
         let f = &mut table[card];
@@ -43,11 +53,33 @@ const fn card_feature_table() -> [[f32; 12]; cards::NUM_CARDS] {
     table
 }
 
-/// `[present, requirement 5]` of every noble.
-static NOBLE_FEATURES: [[f32; 6]; cards::NUM_NOBLES] = noble_feature_table();
+/// The reserve slot of every card seen by its owner (or reserved face up),
+/// and zeros (row [`NO_CARD`]) for an empty slot.
+static KNOWN_RESERVES: [[f32; RESERVE_LEN]; cards::NUM_CARDS + 1] = known_reserves();
 
-const fn noble_feature_table() -> [[f32; 6]; cards::NUM_NOBLES] {
-    let mut table = [[0.0; 6]; cards::NUM_NOBLES];
+const fn known_reserves() -> [[f32; RESERVE_LEN]; cards::NUM_CARDS + 1] {
+    let mut table = [[0.0; RESERVE_LEN]; cards::NUM_CARDS + 1];
+    let mut card = 0;
+    while card < cards::NUM_CARDS {
+        table[card][0] = 1.0;
+        table[card][1] = 1.0;
+        let mut k = 0;
+        while k < CARD_LEN {
+            table[card][2 + k] = CARD_BLOCKS[card][k];
+            k += 1;
+        }
+        card += 1;
+    }
+    table
+}
+
+/// The noble block of every noble, and zeros (row [`NO_NOBLE`]) for none.
+static NOBLE_BLOCKS: [[f32; NOBLE_LEN]; cards::NUM_NOBLES + 1] = noble_blocks();
+/// The row of [`NOBLE_BLOCKS`] for no noble.
+const NO_NOBLE: usize = cards::NUM_NOBLES;
+
+const fn noble_blocks() -> [[f32; NOBLE_LEN]; cards::NUM_NOBLES + 1] {
+    let mut table = [[0.0; NOBLE_LEN]; cards::NUM_NOBLES + 1];
     let mut noble = 0;
     while noble < cards::NUM_NOBLES {
         table[noble][0] = 1.0;
@@ -62,11 +94,11 @@ const fn noble_feature_table() -> [[f32; 6]; cards::NUM_NOBLES] {
     table
 }
 
-/// The first `N` lanes of `gems` as floats.
+/// The eight lanes of `gems` as floats (the caller keeps those it needs).
 #[inline(always)]
-fn lanes<const N: usize>(gems: Gems) -> [f32; N] {
+fn lanes(gems: Gems) -> [f32; 8] {
     let bytes = gems.0.to_le_bytes();
-    let mut out = [0.0; N];
+    let mut out = [0.0; 8];
     for (x, &b) in out.iter_mut().zip(&bytes) {
         *x = f32::from(b);
     }
@@ -75,15 +107,7 @@ fn lanes<const N: usize>(gems: Gems) -> [f32; N] {
 
 /// `out[at..at + N]` as an array, so that writes into it need no bounds checks.
 #[inline(always)]
-fn block<const N: usize>(out: &mut [f32; OBSERVATION_SIZE], at: usize) -> &mut [f32; N] {
-    (&mut out[at..at + N])
-        .try_into()
-        .expect("a block inside the observation")
-}
-
-/// `out[at..at + N]` of a smaller block.
-#[inline(always)]
-fn block_of<const N: usize, const M: usize>(out: &mut [f32; M], at: usize) -> &mut [f32; N] {
+fn block<const N: usize, const M: usize>(out: &mut [f32; M], at: usize) -> &mut [f32; N] {
     (&mut out[at..at + N])
         .try_into()
         .expect("a block inside its record")
@@ -91,50 +115,70 @@ fn block_of<const N: usize, const M: usize>(out: &mut [f32; M], at: usize) -> &m
 
 impl BaseState {
     /// Fills `out` (length ≥ [`OBSERVATION_SIZE`]) with `observer`'s view.
+    ///
+    /// Every float is written once, record by record, most of them copied
+    /// from the tables above (an empty slot copies a row of zeros): no
+    /// clearing pass first.
     pub(crate) fn observe(&self, observer: Player, out: &mut [f32]) {
         // The layout is docs/base.md's; the spec (src/env/spec.rs) names it.
-        // Cards and nobles are copied from the tables above.
         let out: &mut [f32; OBSERVATION_SIZE] = (&mut out[..OBSERVATION_SIZE])
             .try_into()
             .expect("an observation buffer");
-        *out = [0.0; OBSERVATION_SIZE];
         let n = self.num_players as usize;
-        *block::<6>(out, 0) = lanes(self.bank);
+        let bank = lanes(self.bank);
+        block::<6, OBSERVATION_SIZE>(out, 0).copy_from_slice(&bank[..6]);
         for (k, &c) in self.board.as_flattened().iter().enumerate() {
-            if c != EMPTY {
-                // No `present` flag: level ≥ 1 marks a card (docs/base.md).
-                *block::<12>(out, BOARD_AT + 12 * k) = CARD_FEATURES[usize::from(c)];
-            }
+            // No `present` flag: level ≥ 1 marks a card (docs/base.md).
+            let row = usize::from(c).min(NO_CARD);
+            *block::<CARD_LEN, OBSERVATION_SIZE>(out, BOARD_AT + CARD_LEN * k) = CARD_BLOCKS[row];
         }
         for l in 0..3 {
             out[DECKS_AT + l] = self.deck_size(l) as f32;
         }
-        for (i, &nb) in self.nobles_on_display().iter().enumerate() {
-            *block::<6>(out, NOBLES_AT + 6 * i) = NOBLE_FEATURES[usize::from(nb)];
+        let shown = self.nobles_on_display();
+        for i in 0..5 {
+            let row = shown.get(i).map_or(NO_NOBLE, |&nb| usize::from(nb));
+            *block::<NOBLE_LEN, OBSERVATION_SIZE>(out, NOBLES_AT + NOBLE_LEN * i) =
+                NOBLE_BLOCKS[row];
         }
         let mut seat = observer as usize;
-        for rel in 0..n {
-            let o = block::<PLAYER_LEN>(out, PLAYERS_AT + PLAYER_LEN * rel);
-            *block_of::<6, PLAYER_LEN>(o, 0) = lanes(self.tokens[seat]);
-            *block_of::<5, PLAYER_LEN>(o, 6) = lanes(self.bonus[seat]);
-            o[11] = f32::from(self.points[seat]);
-            o[12] = self.owned[seat].len() as f32;
-            o[13] = self.nobles_of(seat).count() as f32;
-            for (i, &card) in self.reserved(seat).iter().enumerate() {
-                let r = block_of::<14, PLAYER_LEN>(o, 14 + 14 * i);
-                r[0] = 1.0;
-                if seat != observer as usize && self.is_hidden(seat, i) {
-                    r[2] = f32::from(cards::level(card));
-                } else {
-                    r[1] = 1.0;
-                    *block_of::<12, 14>(r, 2) = CARD_FEATURES[usize::from(card)];
+        for rel in 0..4 {
+            let o = block::<PLAYER_LEN, OBSERVATION_SIZE>(out, PLAYERS_AT + PLAYER_LEN * rel);
+            if rel >= n {
+                *o = [0.0; PLAYER_LEN];
+                continue;
+            }
+            let head = block::<SEAT_HEAD, PLAYER_LEN>(o, 0);
+            let tokens = lanes(self.tokens[seat]);
+            let bonus = lanes(self.bonus[seat]);
+            head[..6].copy_from_slice(&tokens[..6]);
+            head[6..11].copy_from_slice(&bonus[..5]);
+            head[11] = f32::from(self.points[seat]);
+            // Every card gives one bonus, so the bonus total counts the
+            // cards (from_json rebuilds the bonuses from the cards).
+            debug_assert_eq!(self.bonus[seat].total(), self.owned[seat].len());
+            head[12] = self.bonus[seat].total() as f32;
+            head[13] = self.nobles_of(seat).count() as f32;
+            let reserved = self.reserved(seat);
+            for i in 0..3 {
+                let r = block::<RESERVE_LEN, PLAYER_LEN>(o, SEAT_HEAD + RESERVE_LEN * i);
+                match reserved.get(i) {
+                    Some(&card) if seat != observer as usize && self.is_hidden(seat, i) => {
+                        *r = [0.0; RESERVE_LEN];
+                        r[0] = 1.0;
+                        r[2] = f32::from(cards::level(card));
+                    }
+                    Some(&card) => *r = KNOWN_RESERVES[usize::from(card).min(NO_CARD)],
+                    None => *r = KNOWN_RESERVES[NO_CARD],
                 }
             }
             seat = if seat + 1 == n { 0 } else { seat + 1 };
         }
-        out[PHASE_AT + self.phase as usize] = 1.0;
+        let tail = block::<{ OBSERVATION_SIZE - PHASE_AT }, OBSERVATION_SIZE>(out, PHASE_AT);
+        *tail = [0.0; OBSERVATION_SIZE - PHASE_AT];
+        tail[self.phase as usize] = 1.0;
         if self.phase == Phase::Pay {
-            out[PENDING_AT + (self.pending - 45) as usize] = 1.0;
+            tail[PENDING_AT - PHASE_AT + (self.pending - 45) as usize] = 1.0;
         }
         // Division by a constant is a multiply; by a variable, a slow `div`.
         let rounds = match n {
@@ -142,14 +186,14 @@ impl BaseState {
             3 => self.turn / 3,
             _ => self.turn / 4,
         };
-        out[ROUNDS_AT] = rounds as f32;
+        tail[ROUNDS_AT - PHASE_AT] = rounds as f32;
         if self.points[..n]
             .iter()
             .any(|&p| p >= super::rules::WINNING_POINTS)
         {
-            out[ROUNDS_AT + 1] = 1.0;
+            tail[ROUNDS_AT - PHASE_AT + 1] = 1.0;
         }
-        out[COUNT_AT + n - 2] = 1.0;
+        tail[COUNT_AT - PHASE_AT + n - 2] = 1.0;
     }
 
     /// docs/contract.md `determinize`: per level, the deck and the opponents'
