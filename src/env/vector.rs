@@ -38,6 +38,11 @@ fn write_mask(legal: &LegalBits, mask: &mut [bool]) {
     let mut words = legal.iter();
     for (row, &word) in (&mut rows).zip(&mut words) {
         let row: &mut [bool; 64] = row.try_into().expect("64 flags");
+        if word == 0 {
+            // Most words are empty (a main-phase turn uses ids 0 to 59 only).
+            *row = [false; 64];
+            continue;
+        }
         let b = word.to_le_bytes();
         row[0..8].copy_from_slice(&SPREAD[usize::from(b[0])]);
         row[8..16].copy_from_slice(&SPREAD[usize::from(b[1])]);
