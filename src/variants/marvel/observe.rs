@@ -27,39 +27,42 @@ impl Writer<'_> {
         self.out[self.i..self.i + n].fill(0.0);
         self.i += n;
     }
-    /// Writes a whole block: one bounds check and one copy.
+    /// The next `N` floats, to write in place: one bounds check. (Building
+    /// a block on the stack and copying it would make the copy's loads wait
+    /// for the narrower stores that built it.)
     #[inline]
-    fn block<const N: usize>(&mut self, values: &[f32; N]) {
-        self.out[self.i..self.i + N].copy_from_slice(values);
+    fn next<const N: usize>(&mut self) -> &mut [f32; N] {
+        let at = self.i;
         self.i += N;
+        (&mut self.out[at..at + N])
+            .try_into()
+            .expect("a block inside the observation")
     }
     /// The first `N` lanes of `gems`.
     #[inline]
     fn lanes<const N: usize>(&mut self, gems: crate::gems::Gems) {
         let bytes = gems.0.to_le_bytes();
-        let mut values = [0.0; N];
-        for (x, &b) in values.iter_mut().zip(&bytes) {
+        for (x, &b) in self.next::<N>().iter_mut().zip(&bytes) {
             *x = f32::from(b);
         }
-        self.block(&values);
     }
-    /// `[level, points, avengers, time stone, bonus one-hot 5, cost 5]`,
-    /// built in registers and written as one block.
+    /// `[level, points, avengers, time stone, bonus one-hot 5, cost 5]`.
     #[inline]
     fn card(&mut self, c: &Card) {
-        let mut values = [0.0; 14];
+        let values = self.next::<14>();
         values[0] = f32::from(c.level);
         values[1] = f32::from(c.points);
         values[2] = f32::from(c.avengers);
         values[3] = f32::from(u8::from(c.time_stone));
-        if let Some(x) = values[4..9].get_mut(usize::from(c.bonus)) {
+        let bonus = &mut values[4..9];
+        bonus.fill(0.0);
+        if let Some(x) = bonus.get_mut(usize::from(c.bonus)) {
             *x = 1.0;
         }
         let cost = c.cost.0.to_le_bytes();
         for (x, &b) in values[9..14].iter_mut().zip(&cost) {
             *x = f32::from(b);
         }
-        self.block(&values);
     }
 }
 
