@@ -45,14 +45,14 @@ def random_legal_actions(
     n, width = mask.shape
     if not hasattr(np, "bitwise_count"):  # NumPy < 2.0
         return _by_bytes(mask, rng)
-    words_of_row, own_bits, first_bit, span = _layout(n, width)
+    words_of_row, own_bits, first_bit, span, columns = _layout(n, width)
     bits = np.packbits(mask.reshape(-1), bitorder="little")
-    # Whole little-endian words, and zero words past the last row for its gather.
-    words = np.zeros(bits.size // 8 + span + 1, dtype="<u8")
-    words.view(np.uint8)[: bits.size] = bits
+    if bits.size % 8:
+        bits = np.concatenate([bits, np.zeros(8 - bits.size % 8, dtype=np.uint8)])
+    words = bits.view("<u8")
     # Row r's bits in the words it touches, [span, n]: one column per row, so that
     # the running sums below go a row of words at a time.
-    row_words = words[words_of_row]
+    row_words = words.take(words_of_row)
     row_words &= own_bits
     counts = np.bitwise_count(row_words).astype(np.int32)
     # np.cumsum along axis 0 goes element by element; a row at a time is vectorised.
@@ -65,9 +65,11 @@ def random_legal_actions(
     k = (rng.random(n) * total).astype(np.int32)
     # The word holding each row's k-th legal action: how many running sums are <= k.
     which = (running <= k).view(np.uint8).sum(axis=0, dtype=np.uint8).astype(np.int64)
-    at = which * n + np.arange(n)
-    word = row_words.reshape(-1)[at]
-    j = (k - running.reshape(-1)[at] + counts.reshape(-1)[at]).astype(np.uint64)
+    at = which * n
+    at += columns
+    word = row_words.reshape(-1).take(at)
+    running -= counts  # now the legal actions before each word
+    j = (k - running.reshape(-1).take(at)).astype(np.uint64)
     # Then its byte, in SWAR: byte i of `through` counts the set bits of bytes 0 to i
     # (at most 64, so no carry between bytes), and the high bit of each byte of
     # (0x80 + j - through) is set where through <= j: their number is the byte.
@@ -78,18 +80,21 @@ def random_legal_actions(
     j -= (through - per_byte) >> shift & _BYTE
     value = word >> shift & _BYTE
     actions: npt.NDArray[np.int64] = which * 64 + first_bit + shift.astype(np.int64)
-    actions += _SELECT_LITTLE[(value << _THREE) | j]
+    actions += _SELECT_LITTLE.take(((value << _THREE) | j).astype(np.intp))
     return actions
 
 
 @functools.lru_cache(maxsize=16)
 def _layout(
     n: int, width: int
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int64], int]:
+) -> tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int64], int, npt.NDArray[np.int64]
+]:
     """Where the rows of an ``[n, width]`` mask lie once packed flat into 64-bit words
     (row ``r`` is bits ``r * width`` to ``r * width + width - 1``): per row, the
-    ``span`` words it touches ``[span, n]``, the masks of its own bits in them, and the
-    offset of its first bit from the first word's."""
+    ``span`` words it touches ``[span, n]`` (past the last word: the last word, with
+    none of its bits), the masks of its own bits in them, the offset of its first bit
+    from the first word's, and ``arange(n)``."""
     start = np.arange(n, dtype=np.int64) * width
     span = (width + 62) // 64 + 1
     words = (start >> 6)[None, :] + np.arange(span, dtype=np.int64)[:, None]
@@ -104,10 +109,14 @@ def _layout(
         return mask
 
     own = below(start + width - low) & ~below(start - low)
+    last = max((n * width + 63) // 64 - 1, 0)
+    own[words > last] = 0
+    np.minimum(words, last, out=words)
     first = low[0] - start
-    for array in (words, own, first):
+    columns = np.arange(n, dtype=np.int64)
+    for array in (words, own, first, columns):
         array.setflags(write=False)
-    return words, own, first, span
+    return words, own, first, span, columns
 
 
 def _by_bytes(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.int64]:
