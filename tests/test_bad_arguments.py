@@ -186,19 +186,11 @@ def _by_name(name: str, variant: str, owner: str) -> Any:
     return table[name]
 
 
-# KNOWN DEFECT (issue 9, open): these bindings landed beside this test and still
-# read their arguments with PyO3's extractors, so bad types raise TypeError /
-# OverflowError / UnicodeEncodeError (661 cases per variant when they were
-# first run through this matrix). They must move to `src/python/args.rs`; the
-# name leaves this set in the same commit, and the matrix then covers it.
-NOT_YET_ON_ARGS_RS = {"VectorEnv"}
-
-
 def _callables(variant: str) -> Iterator[tuple[str, Callable[..., Any], Any]]:
     """``(label, callable, state it may change or None)`` for the whole public surface."""
     for name in _core.__all__:
         obj = getattr(_core, name)
-        if not callable(obj) or name in NOT_YET_ON_ARGS_RS:
+        if not callable(obj):
             continue
         yield name, obj, None
         if not inspect.isclass(obj):

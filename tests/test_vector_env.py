@@ -6,6 +6,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -83,6 +84,48 @@ def test_illegal_actions_raise_naming_the_env_and_change_nothing() -> None:
     # Lists and other integer dtypes are accepted.
     env.step([int(a) for a in random_legal(mask, rng)])
     env.step(random_legal(mask, rng).astype(np.int32))
+
+
+def test_actions_in_any_integer_layout_and_typed_errors_for_the_rest() -> None:
+    rng = np.random.default_rng(4)
+    Actions = npt.NDArray[np.int64]
+    layouts: list[Callable[[Actions], object]] = [
+        lambda a: a,
+        lambda a: a.astype(np.int16),
+        lambda a: a.astype(np.uint16),
+        lambda a: a.astype(">i8"),  # not the machine's byte order
+        lambda a: np.repeat(a, 2)[::2],  # strided
+        lambda a: tuple(int(x) for x in a),
+        lambda a: [np.int32(x) for x in a],
+    ]
+    envs = [splendor.VectorEnv("duel", 3, seed=2) for _ in layouts]
+    for _ in range(20):
+        actions = random_legal(envs[0].action_mask, rng)
+        for env, layout in zip(envs, layouts, strict=True):
+            env.step(layout(actions))  # type: ignore[arg-type]
+        for env in envs[1:]:
+            np.testing.assert_array_equal(env.observation, envs[0].observation)
+    env = envs[0]
+    before = env.observation.copy()
+    good = env.action_mask.argmax(axis=1)
+    bad: list[tuple[object, type[Exception], str]] = [
+        (np.stack([good, good]), splendor.InvalidActionError, r"1-D array, got shape \(2, 3\)"),
+        (5, splendor.InvalidActionError, r"1-D array, got shape \(\)"),
+        (good.astype(bool), splendor.InvalidActionError, "integers, got dtype bool"),
+        ("abc", splendor.InvalidActionError, "integers"),
+        ([1, None, 2], splendor.InvalidActionError, "integers, got dtype object"),
+        (
+            np.full(3, 2**64 - 1, dtype=np.uint64),
+            splendor.InvalidActionError,
+            r"actions\[0\] must be between -9223372036854775808 and 9223372036854775807",
+        ),
+        (env.episode_length, splendor.ConfigError, "in use"),
+        (good[:2], splendor.ConfigError, "expected 3 actions"),
+    ]
+    for wrong, error, message in bad:
+        with pytest.raises(error, match=message):
+            env.step(wrong)  # type: ignore[arg-type]
+    np.testing.assert_array_equal(env.observation, before)
 
 
 def run(threads: int, opponents: list[str | None] | None) -> list[npt.NDArray[np.generic]]:
@@ -211,6 +254,28 @@ def test_docs_show_the_spec_tables() -> None:
         )
         end = docs.index("\n<!-- end spec table -->", start)
         assert docs[start:end] == splendor.observation_spec(variant).table()
+
+
+def test_random_legal_actions_by_words_and_by_bytes_draw_the_same() -> None:
+    # The word path (NumPy >= 2) and the byte path (older NumPy) pick the k-th legal
+    # action of each row for the same k: the same draws for the same generator, for
+    # any width (rows straddling words), density and memory order.
+    from splendor.envs import sampling
+
+    rng = np.random.default_rng(7)
+    for trial in range(400):
+        n, width = int(rng.integers(1, 40)), int(rng.integers(1, 700))
+        mask = rng.random((n, width)) < rng.random() * 0.3
+        mask[np.arange(n), rng.integers(0, width, n)] = True
+        if trial % 3 == 0:
+            mask = np.asfortranarray(mask)
+        seed = int(rng.integers(2**30))
+        words = random_legal_actions(mask, np.random.default_rng(seed))
+        by_bytes = sampling._by_bytes(mask, np.random.default_rng(seed))
+        np.testing.assert_array_equal(words, by_bytes)
+        assert mask[np.arange(n), words].all()
+    with pytest.raises(ValueError, match="no legal action"):
+        sampling._by_bytes(np.zeros((2, 10), dtype=bool), rng)
 
 
 def test_random_legal_actions_are_legal_and_uniform() -> None:

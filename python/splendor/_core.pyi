@@ -1268,7 +1268,7 @@ class VectorEnv:
     The arrays depend only on the seed and the actions, whatever ``threads``.
 
     Raises:
-        ConfigError: A bad variant, count, player count, bot or thread count.
+        ConfigError: A bad variant, count, player count, bot, thread count or flag.
     """
 
     def __new__(
@@ -1289,6 +1289,9 @@ class VectorEnv:
         """Restarts every env (from ``seed``, else the last seed).
 
         Returns ``(obs, mask, player)``.
+
+        Raises:
+            ConfigError: A seed that is not an integer between 0 and 2**64 - 1.
         """
 
     def step(
@@ -1303,17 +1306,24 @@ class VectorEnv:
     ]:
         """Plays one action id per env.
 
-        Returns ``(obs, mask, player, rewards, terminated, truncated)``.
+        Returns ``(obs, mask, player, rewards, terminated, truncated)``. ``actions`` is
+        read in place when it is a contiguous int64 array; other integer arrays and
+        sequences of integers are converted first.
 
         Raises:
             IllegalActionError: An action not legal in its env (the message names the env).
-            InvalidActionError: An id out of range, or actions that are not integers.
+            InvalidActionError: An id out of range, or actions that are not a 1-D array
+                of integers.
             ConfigError: Not one action per env.
         Nothing changes when it raises.
         """
 
     def state(self, i: int) -> Any:
-        """A copy of env ``i``'s current game as a state object."""
+        """A copy of env ``i``'s current game as a state object.
+
+        Raises:
+            ConfigError: ``i`` is not an env index.
+        """
 
     @property
     def variant(self) -> str: ...

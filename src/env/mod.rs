@@ -5,5 +5,5 @@
 pub mod spec;
 pub mod vector;
 
-pub use spec::{Feature, ObservationSpec, Observed};
+pub use spec::{Feature, LegalBits, ObservationSpec, Observed, MASK_WORDS};
 pub use vector::{Buffers, EnvConfig, VectorEnv};

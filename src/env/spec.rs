@@ -8,7 +8,7 @@
 //! `[0, 1]`; for the others (points, card counts, rounds) it is a typical
 //! range and the normalised value can exceed 1 in long games.
 
-use crate::game::{Game, GameError};
+use crate::game::{ActionList, Game, GameError};
 use crate::variants::{base::BaseState, duel::DuelState, marvel::MarvelState};
 
 /// One float of the observation.
@@ -43,11 +43,35 @@ impl ObservationSpec {
     }
 }
 
-/// A game whose observation layout is described feature by feature.
+/// Words of a legal-action bitset (any variant's action space fits).
+pub const MASK_WORDS: usize = 8;
+
+/// Legal actions as bits: action `a` is bit `a % 64` of word `a / 64`.
+pub type LegalBits = [u64; MASK_WORDS];
+
+/// A game whose observation layout is described feature by feature, and
+/// what else the batched environment asks of it.
 pub trait Observed: Game {
     /// The spec for `players` seats (`Config` error for a count the variant
     /// does not seat).
     fn observation_spec(players: usize) -> Result<ObservationSpec, GameError>;
+
+    /// Writes the legal actions as bits into `out` (the same set as
+    /// `legal_actions`). The default builds the list in `scratch`; a variant
+    /// whose rules compute the set as bits anyway overrides it to skip the
+    /// list.
+    fn legal_bits(&self, scratch: &mut ActionList, out: &mut LegalBits) {
+        default_legal_bits(self, scratch, out);
+    }
+}
+
+/// `legal_bits` through the list of legal actions.
+fn default_legal_bits<G: Game>(game: &G, scratch: &mut ActionList, out: &mut LegalBits) {
+    game.legal_actions(scratch);
+    *out = [0; MASK_WORDS];
+    for &a in scratch.as_slice() {
+        out[a.index() / 64] |= 1 << (a.index() % 64);
+    }
 }
 
 struct Builder {
@@ -125,6 +149,21 @@ fn base_tokens(b: &mut Builder, p: &str) {
 }
 
 impl Observed for BaseState {
+    fn legal_bits(&self, scratch: &mut ActionList, out: &mut LegalBits) {
+        // Most decisions are main-phase ones, whose legal set the rules
+        // compute as bits: no list needed.
+        if self.phase != crate::variants::base::state::Phase::Main {
+            return default_legal_bits(self, scratch, out);
+        }
+        let bits = self.main_mask();
+        *out = [0; MASK_WORDS];
+        out[0] = bits;
+        if bits == 0 {
+            let pass = usize::from(crate::variants::base::actions::PASS);
+            out[pass / 64] |= 1 << (pass % 64);
+        }
+    }
+
     fn observation_spec(players: usize) -> Result<ObservationSpec, GameError> {
         check_players(Self::VARIANT, players, 2..=4)?;
         let mut b = Builder::new();

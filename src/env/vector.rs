@@ -8,13 +8,63 @@
 //! and its bots, so the arrays depend only on the seed and the actions, never
 //! on how the envs are sharded over threads.
 
-use super::spec::Observed;
+use super::spec::{LegalBits, Observed, MASK_WORDS};
 use crate::game::{Action, ActionList, Config, Game, GameError, Player};
 use crate::rng::SplitMix64;
 use crate::search::{Bot, BotSpec};
 
-/// Words of a legal-action bitset (any variant's action space fits).
-const MASK_WORDS: usize = 8;
+/// `SPREAD[b]`: the byte `b` as 8 bools, bit 0 first: a mask row is written
+/// eight actions at a time.
+static SPREAD: [[bool; 8]; 256] = spread_table();
+
+const fn spread_table() -> [[bool; 8]; 256] {
+    let mut table = [[false; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            table[b][i] = (b >> i) & 1 != 0;
+            i += 1;
+        }
+        b += 1;
+    }
+    table
+}
+
+/// Writes `legal` into a mask row of bools: per 64 actions, eight table
+/// loads and 8-byte stores at fixed offsets.
+fn write_mask(legal: &LegalBits, mask: &mut [bool]) {
+    let mut rows = mask.chunks_exact_mut(64);
+    let mut words = legal.iter();
+    for (row, &word) in (&mut rows).zip(&mut words) {
+        let row: &mut [bool; 64] = row.try_into().expect("64 flags");
+        if word == 0 {
+            // Most words are empty (a main-phase turn uses ids 0 to 59 only).
+            *row = [false; 64];
+            continue;
+        }
+        let b = word.to_le_bytes();
+        row[0..8].copy_from_slice(&SPREAD[usize::from(b[0])]);
+        row[8..16].copy_from_slice(&SPREAD[usize::from(b[1])]);
+        row[16..24].copy_from_slice(&SPREAD[usize::from(b[2])]);
+        row[24..32].copy_from_slice(&SPREAD[usize::from(b[3])]);
+        row[32..40].copy_from_slice(&SPREAD[usize::from(b[4])]);
+        row[40..48].copy_from_slice(&SPREAD[usize::from(b[5])]);
+        row[48..56].copy_from_slice(&SPREAD[usize::from(b[6])]);
+        row[56..64].copy_from_slice(&SPREAD[usize::from(b[7])]);
+    }
+    let rest = rows.into_remainder();
+    if let Some(&word) = words.next() {
+        let b = word.to_le_bytes();
+        let last = SPREAD[usize::from(b[(rest.len() / 8) % 8])];
+        let mut eights = rest.chunks_exact_mut(8);
+        for (eight, &byte) in (&mut eights).zip(&b) {
+            eight.copy_from_slice(&SPREAD[usize::from(byte)]);
+        }
+        let tail = eights.into_remainder();
+        tail.copy_from_slice(&last[..tail.len()]);
+    }
+}
 
 /// Settings of a [`VectorEnv`].
 #[derive(Clone, Debug)]
@@ -69,9 +119,13 @@ struct Slot<G: Game> {
     /// Deals this env's games.
     seeds: SplitMix64,
     bots: Vec<Option<Box<dyn Bot<G>>>>,
+    /// Bit `p` set when seat `p` is a bot's: read before `bots`, so that a
+    /// step without bots does not follow the pointer to them.
+    bot_seats: u8,
     game_config: Config,
-    list: ActionList,
-    legal: [u64; MASK_WORDS],
+    legal: LegalBits,
+    /// The caller's action for the step being played (checked legal).
+    action: Action,
     decisions: i64,
 }
 
@@ -161,9 +215,14 @@ impl<G: Observed> VectorEnv<G> {
             game,
             seeds,
             game_config: config.game,
-            list: ActionList::new(),
+            bot_seats: bots
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.is_some())
+                .fold(0, |m, (p, _)| m | 1 << p),
             bots,
             legal: [0; MASK_WORDS],
+            action: Action(0),
             decisions: 0,
         })
     }
@@ -202,13 +261,13 @@ impl<G: Observed> VectorEnv<G> {
         // Taken out for the call so that `sharded` may borrow `self` mutably.
         let scales = self.inverse_scales.take();
         let inv = scales.as_deref();
-        self.sharded(buf, None, |slot, row, _| {
+        self.sharded(buf, |slot, row, scratch| {
             slot.next_live_game();
             row.rewards.fill(0.0);
             *row.terminated = false;
             *row.truncated = false;
             *row.episode_length = 0;
-            slot.write(row, inv);
+            slot.write(row, inv, scratch);
         });
         self.inverse_scales = scales;
         Ok(())
@@ -226,7 +285,10 @@ impl<G: Observed> VectorEnv<G> {
                 actions.len()
             )));
         }
-        for (i, (slot, &a)) in self.slots.iter().zip(actions).enumerate() {
+        // Each action is read once, here, and kept in its slot: the caller's
+        // array is never read again, so a writer racing this call cannot make
+        // an unchecked action reach a game.
+        for (i, (slot, &a)) in self.slots.iter_mut().zip(actions).enumerate() {
             if a < 0 || a >= G::NUM_ACTIONS as i64 {
                 return Err(GameError::InvalidAction(format!(
                     "env {i}: action id must be between 0 and {}, got {a}",
@@ -240,11 +302,12 @@ impl<G: Observed> VectorEnv<G> {
                     G::action_text(Action(a as u16))
                 )));
             }
+            slot.action = Action(a as u16);
         }
         let scales = self.inverse_scales.take();
         let inv = scales.as_deref();
-        self.sharded(buf, Some(actions), |slot, row, a| {
-            slot.step(Action(a as u16), row, inv);
+        self.sharded(buf, |slot, row, scratch| {
+            slot.step(slot.action, row, inv, scratch)
         });
         self.inverse_scales = scales;
         Ok(())
@@ -275,9 +338,9 @@ impl<G: Observed> VectorEnv<G> {
 
     /// Runs `f` on every env with its rows: in shards on the env's pool when
     /// `threads > 1`, else on the calling thread.
-    fn sharded<F>(&mut self, buf: Buffers<'_>, actions: Option<&[i64]>, f: F)
+    fn sharded<F>(&mut self, buf: Buffers<'_>, f: F)
     where
-        F: Fn(&mut Slot<G>, &mut Row<'_>, i64) + Sync,
+        F: Fn(&mut Slot<G>, &mut Row<'_>, &mut ActionList) + Sync,
     {
         let n = self.slots.len();
         let threads = self.config.threads.min(n).max(1);
@@ -285,7 +348,10 @@ impl<G: Observed> VectorEnv<G> {
         let o = G::OBSERVATION_SIZE;
         let m = G::NUM_ACTIONS;
         let p = usize::from(self.config.game.num_players);
-        let run = |slots: &mut [Slot<G>], b: Buffers<'_>, start: usize| {
+        let run = |slots: &mut [Slot<G>], b: Buffers<'_>| {
+            // One list per shard for the variants that build their legal
+            // actions as a list (see `Observed::legal_bits`).
+            let mut scratch = ActionList::new();
             let rows = slots
                 .iter_mut()
                 .zip(b.obs.chunks_mut(o))
@@ -296,7 +362,7 @@ impl<G: Observed> VectorEnv<G> {
                 .zip(b.truncated.iter_mut())
                 .zip(b.final_obs.chunks_mut(o))
                 .zip(b.episode_length.iter_mut());
-            for (k, row) in rows.enumerate() {
+            for row in rows {
                 let (((((((slot, obs), mask), player), rewards), terminated), truncated), fin) =
                     row.0;
                 let mut r = Row {
@@ -309,11 +375,11 @@ impl<G: Observed> VectorEnv<G> {
                     final_obs: fin,
                     episode_length: row.1,
                 };
-                f(slot, &mut r, actions.map_or(0, |a| a[start + k]));
+                f(slot, &mut r, &mut scratch);
             }
         };
         let Some(pool) = self.pool.as_ref().filter(|_| threads > 1) else {
-            run(&mut self.slots, buf, 0);
+            run(&mut self.slots, buf);
             return;
         };
         let Buffers {
@@ -356,14 +422,14 @@ impl<G: Observed> VectorEnv<G> {
             .collect();
         let run = &run;
         pool.scope(|scope| {
-            let mut shards = shards.into_iter().enumerate();
+            let mut shards = shards.into_iter();
             let first = shards.next();
-            for (k, (slots, b)) in shards {
-                scope.spawn(move |_| run(slots, b, k * chunk));
+            for (slots, b) in shards {
+                scope.spawn(move |_| run(slots, b));
             }
             // The worker running this scope steps the first shard itself.
-            if let Some((_, (slots, b))) = first {
-                run(slots, b, 0);
+            if let Some((slots, b)) = first {
+                run(slots, b);
             }
         });
     }
@@ -398,6 +464,9 @@ impl<G: Observed> Slot<G> {
     /// Lets the bots play until a caller's seat is to move or the game ends.
     fn advance_bots(&mut self) {
         while let Some(p) = self.game.current_player() {
+            if self.bot_seats >> p & 1 == 0 {
+                return;
+            }
             let Some(bot) = self.bots[usize::from(p)].as_mut() else {
                 return;
             };
@@ -420,7 +489,13 @@ impl<G: Observed> Slot<G> {
         }
     }
 
-    fn step(&mut self, a: Action, row: &mut Row<'_>, inv: Option<&[f32]>) {
+    fn step(
+        &mut self,
+        a: Action,
+        row: &mut Row<'_>,
+        inv: Option<&[f32]>,
+        scratch: &mut ActionList,
+    ) {
         let mover: Player = self.game.current_player().unwrap_or(0);
         self.game.apply_unchecked(a);
         self.decisions += 1;
@@ -446,23 +521,17 @@ impl<G: Observed> Slot<G> {
                 *row.episode_length = 0;
             }
         }
-        self.write(row, inv);
+        self.write(row, inv, scratch);
     }
 
     /// Writes the current observation, mask and player into `row`.
-    fn write(&mut self, row: &mut Row<'_>, inv: Option<&[f32]>) {
+    fn write(&mut self, row: &mut Row<'_>, inv: Option<&[f32]>, scratch: &mut ActionList) {
         let p = self.game.current_player().unwrap_or(0);
         *row.player = i32::from(p);
         self.game.observation(p, row.obs);
         scale(row.obs, inv);
-        self.game.legal_actions(&mut self.list);
-        row.mask.fill(false);
-        self.legal = [0; MASK_WORDS];
-        for &a in self.list.as_slice() {
-            let i = a.index();
-            row.mask[i] = true;
-            self.legal[i / 64] |= 1 << (i % 64);
-        }
+        self.game.legal_bits(scratch, &mut self.legal);
+        write_mask(&self.legal, row.mask);
     }
 }
 

@@ -291,3 +291,147 @@ pub(crate) fn callable<'a, 'py>(
         )))
     }
 }
+
+// The readers below came with the batched environment (`env.rs`).
+use numpy::{PyArrayDescrMethods, PyReadonlyArray1, PyUntypedArray, PyUntypedArrayMethods};
+
+/// A yes/no argument: `True` or `False` (a NumPy bool too), never an int or
+/// any other object whose truth would be guessed.
+pub(crate) fn flag(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
+    obj.extract::<bool>()
+        .map_err(|_| errors::config(format!("{name} must be True or False, got {}", repr(obj))))
+}
+
+/// An optional text per item of a sequence (`None` or a `str`), as for a
+/// list of bots per seat; a bare `str` is refused (it would be read as its
+/// characters). `what` describes an item for the messages.
+pub(crate) fn optional_texts(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    what: &str,
+) -> PyResult<Vec<Option<String>>> {
+    let not_a_sequence = || {
+        errors::config(format!(
+            "{name} must be a sequence with one entry per seat ({what}), got {}",
+            repr(obj)
+        ))
+    };
+    if obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+    {
+        return Err(not_a_sequence());
+    }
+    let mut out = Vec::new();
+    for item in obj.try_iter().map_err(|_| not_a_sequence())? {
+        // An iterator that raises part-way is a bad argument too.
+        let item = item.map_err(|_| not_a_sequence())?;
+        if item.is_none() {
+            out.push(None);
+        } else {
+            out.push(Some(
+                text(
+                    &item,
+                    &format!("an entry of {name} ({what})"),
+                    errors::config,
+                )?
+                .to_owned(),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The integers of a 1-D array argument, as `i64`: see [`int_array`].
+pub(crate) enum Ints<'py> {
+    /// A contiguous int64 NumPy array, read in place.
+    Borrowed(PyReadonlyArray1<'py, i64>),
+    /// Anything else that holds integers, converted.
+    Owned(Vec<i64>),
+}
+
+impl Ints<'_> {
+    /// The values.
+    pub(crate) fn as_slice(&self) -> &[i64] {
+        match self {
+            // Only contiguous arrays are kept borrowed (checked when read).
+            Ints::Borrowed(a) => a.as_slice().unwrap_or_default(),
+            Ints::Owned(v) => v,
+        }
+    }
+}
+
+/// A 1-D array of integers: a contiguous int64 NumPy array is read in place
+/// (no copy, the common case on a hot path); any other integer dtype, a
+/// strided array, or a sequence NumPy reads as integers is converted. Any
+/// other dtype, shape or object is `error(...)` naming what was expected.
+/// The length is the caller's to check.
+pub(crate) fn int_array<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+    error: ErrorFn,
+) -> PyResult<Ints<'py>> {
+    if let Ok(a) = obj.cast::<PyArray1<i64>>() {
+        return match a.try_readonly() {
+            Ok(r) if r.as_slice().is_ok() => Ok(Ints::Borrowed(r)),
+            Ok(r) => Ok(Ints::Owned(r.as_array().to_vec())),
+            Err(_) => Err(error(format!(
+                "{name} cannot be read: the array is being written by another call"
+            ))),
+        };
+    }
+    let expected = || {
+        error(format!(
+            "{name} must be a 1-D array of integers, got {}",
+            repr(obj)
+        ))
+    };
+    let array = if obj.cast::<PyUntypedArray>().is_ok() {
+        obj.clone()
+    } else {
+        // Lists, tuples and other array-likes, as NumPy itself reads them.
+        let numpy = obj.py().import("numpy").map_err(|_| expected())?;
+        numpy
+            .call_method1("asarray", (obj,))
+            .map_err(|_| expected())?
+    };
+    let untyped = array.cast::<PyUntypedArray>().map_err(|_| expected())?;
+    let dtype = untyped.dtype();
+    if !matches!(dtype.kind(), b'i' | b'u') {
+        let dtype = dtype
+            .str()
+            .map(|s| s.to_string())
+            .unwrap_or_else(|_| "?".into());
+        return Err(error(format!("{name} must be integers, got dtype {dtype}")));
+    }
+    if untyped.ndim() != 1 {
+        // Written as Python writes a shape: `(2, 3)`, `()`.
+        let dims: Vec<String> = untyped.shape().iter().map(usize::to_string).collect();
+        return Err(error(format!(
+            "{name} must be a 1-D array, got shape ({})",
+            dims.join(", ")
+        )));
+    }
+    let mut array = array.clone();
+    if dtype.is_native_byteorder() == Some(false) {
+        array = array
+            .call_method1("astype", (dtype.call_method1("newbyteorder", ("=",))?,))
+            .map_err(|_| expected())?;
+    }
+    macro_rules! convert {
+        ($($t:ty),*) => {$(
+            if let Ok(a) = array.cast::<PyArray1<$t>>() {
+                let r = a.try_readonly().map_err(|_| expected())?;
+                let mut out = Vec::with_capacity(r.len());
+                for (i, &x) in r.as_array().iter().enumerate() {
+                    out.push(i64::try_from(x).map_err(|_| {
+                        error(range_message(&format!("{name}[{i}]"), i64::MIN, i64::MAX, x))
+                    })?);
+                }
+                return Ok(Ints::Owned(out));
+            }
+        )*};
+    }
+    convert!(i64, i32, i16, i8, u64, u32, u16, u8);
+    Err(expected())
+}

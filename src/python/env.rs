@@ -4,13 +4,14 @@
 //! step allocates nothing.
 
 use super::action::ok;
+use super::args::{self, Arg};
 use super::errors;
 use super::state::{self, Seed};
 use crate::env::{Buffers, EnvConfig, Observed, VectorEnv};
-use crate::game::GameError;
+use crate::game::{GameError, MAX_PLAYERS};
 use crate::search::BotSpec;
 use crate::variants::{base::BaseState, duel::DuelState, marvel::MarvelState};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use std::sync::Mutex;
@@ -54,6 +55,9 @@ fn build(variant: &str, config: EnvConfig) -> PyResult<Box<dyn DynEnv>> {
     })
 }
 
+/// The most envs one `VectorEnv` holds.
+const MAX_ENVS: usize = 1 << 24;
+
 type SpecRow = (String, usize, f32, bool);
 
 fn spec_rows<G: Observed>(players: usize) -> PyResult<Vec<SpecRow>> {
@@ -68,15 +72,12 @@ fn spec_rows<G: Observed>(players: usize) -> PyResult<Vec<SpecRow>> {
 /// `(name, offset, scale, bounded)` of every observation feature of
 /// `variant` with `players` seats; `splendor.observation_spec` wraps it.
 #[pyfunction]
-#[pyo3(signature = (variant, players=None), text_signature = "(variant, players=2)")]
-fn _observation_spec(
-    variant: &Bound<'_, PyAny>,
-    players: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Vec<SpecRow>> {
-    let variant = super::args::variant(variant)?;
-    let players = state::int_arg(players, "players", 2)?;
-    let players = usize::try_from(players)
-        .map_err(|_| errors::config(format!("players must be between 2 and 4, got {players}")))?;
+#[pyo3(signature = (variant, players=Arg(None)), text_signature = "(variant, players=2)")]
+fn _observation_spec(variant: &Bound<'_, PyAny>, players: Arg<'_>) -> PyResult<Vec<SpecRow>> {
+    let variant = args::variant(variant)?;
+    let players = players
+        .opt_int("players", 2, MAX_PLAYERS as i128)?
+        .unwrap_or(2) as usize;
     match variant {
         "base" => spec_rows::<BaseState>(players),
         "duel" => spec_rows::<DuelState>(players),
@@ -85,7 +86,20 @@ fn _observation_spec(
     }
 }
 
-/// `n` games of one variant stepped together in Rust.
+/// `num_envs` games of one variant stepped together in Rust, GIL released.
+///
+/// `step` and `reset` write into arrays the env owns and return those same
+/// objects (no per-step copy): read or copy them before the next call. A game
+/// that ends is replaced by the env's next game (its own seeded stream) within
+/// the same step; that step's `rewards`, `terminated`, `truncated`,
+/// `final_observation` and `episode_length` describe the game that ended.
+/// `opponents` gives one entry per seat: None for a seat the caller plays, or
+/// a bot (`random`, `greedy`, `mcts:N`) that plays it inside the env. The
+/// arrays depend only on the seed and the actions, whatever `threads`.
+///
+/// Raises:
+///     ConfigError: A bad variant, count, player count, bot, thread count
+///         or flag.
 #[pyclass(module = "splendor._core", name = "VectorEnv")]
 pub(crate) struct PyVectorEnv {
     env: Mutex<Box<dyn DynEnv>>,
@@ -105,49 +119,30 @@ pub(crate) struct PyVectorEnv {
     episode_length: Py<PyArray1<i64>>,
 }
 
-fn opponents_arg(obj: Option<&Bound<'_, PyAny>>, players: usize) -> PyResult<Vec<Option<String>>> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(vec![None; players]);
-    };
-    if obj.is_instance_of::<pyo3::types::PyString>() {
-        return Err(errors::config(
-            "opponents must be a sequence with one entry per seat (None or a bot such as \"greedy\"), not a string".into(),
-        ));
-    }
-    let mut out = Vec::new();
-    for item in obj.try_iter().map_err(|_| {
-        errors::config("opponents must be a sequence with one entry per seat".into())
-    })? {
-        let item = item?;
-        if item.is_none() {
-            out.push(None);
-        } else {
-            let text: String = item.extract().map_err(|_| {
-                errors::config(format!(
-                    "an opponent is None or a bot name such as \"random\", \"greedy\" or \"mcts:100\", got {}",
-                    item.repr().map(|r| r.to_string()).unwrap_or_default()
-                ))
-            })?;
-            out.push(Some(text));
-        }
-    }
-    Ok(out)
-}
-
 impl PyVectorEnv {
     /// Runs `f` on the env and the arrays' memory with the GIL released.
     fn with_buffers<F>(&self, py: Python<'_>, f: F) -> PyResult<()>
     where
         F: FnOnce(&mut dyn DynEnv, Buffers<'_>) -> Result<(), GameError> + Send,
     {
-        let mut obs = self.obs.bind(py).try_readwrite()?;
-        let mut mask = self.mask.bind(py).try_readwrite()?;
-        let mut player = self.player.bind(py).try_readwrite()?;
-        let mut rewards = self.rewards.bind(py).try_readwrite()?;
-        let mut terminated = self.terminated.bind(py).try_readwrite()?;
-        let mut truncated = self.truncated.bind(py).try_readwrite()?;
-        let mut final_obs = self.final_obs.bind(py).try_readwrite()?;
-        let mut episode_length = self.episode_length.bind(py).try_readwrite()?;
+        // The arrays cannot be borrowed when an argument of this very call
+        // is one of them (or a view of one).
+        let busy = |_| {
+            errors::config(
+                "the env's arrays are in use: an argument is one of them or a view of one (pass a copy)"
+                    .into(),
+            )
+        };
+        let mut obs = self.obs.bind(py).try_readwrite().map_err(busy)?;
+        let mut mask = self.mask.bind(py).try_readwrite().map_err(busy)?;
+        let mut player = self.player.bind(py).try_readwrite().map_err(busy)?;
+        let mut rewards = self.rewards.bind(py).try_readwrite().map_err(busy)?;
+        let mut terminated = self.terminated.bind(py).try_readwrite().map_err(busy)?;
+        let mut truncated = self.truncated.bind(py).try_readwrite().map_err(busy)?;
+        let mut final_obs = self.final_obs.bind(py).try_readwrite().map_err(busy)?;
+        let mut episode_length = self.episode_length.bind(py).try_readwrite().map_err(busy)?;
+        // The env made these arrays contiguous and never hands out a way
+        // to reshape them in place.
         let buf = Buffers {
             obs: obs.as_slice_mut()?,
             mask: mask.as_slice_mut()?,
@@ -186,44 +181,40 @@ impl PyVectorEnv {
 #[pymethods]
 impl PyVectorEnv {
     #[new]
-    #[pyo3(signature = (variant, num_envs, *, players=None, seed=Seed(0), turn_cap=None, opponents=None, threads=None, normalize=false))]
+    #[pyo3(signature = (variant, num_envs, *, players=Arg(None), seed=Seed(0), turn_cap=Arg(None), opponents=Arg(None), threads=Arg(None), normalize=Arg(None)))]
     #[pyo3(
         text_signature = "(variant, num_envs, *, players=2, seed=0, turn_cap=100, opponents=None, threads=1, normalize=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        variant: &str,
+        variant: &Bound<'_, PyAny>,
         num_envs: &Bound<'_, PyAny>,
-        players: Option<&Bound<'_, PyAny>>,
+        players: Arg<'_>,
         seed: Seed,
-        turn_cap: Option<&Bound<'_, PyAny>>,
-        opponents: Option<&Bound<'_, PyAny>>,
-        threads: Option<&Bound<'_, PyAny>>,
-        normalize: bool,
+        turn_cap: Arg<'_>,
+        opponents: Arg<'_>,
+        threads: Arg<'_>,
+        normalize: Arg<'_>,
     ) -> PyResult<Self> {
-        let game = state::config(
-            &super::args::Arg(players.cloned()),
-            seed,
-            &super::args::Arg(turn_cap.cloned()),
-        )?;
-        let n = state::int_arg(Some(num_envs), "num_envs", 1)?;
-        let num_envs = usize::try_from(n)
-            .ok()
-            .filter(|&n| n > 0 && n <= 1 << 24)
-            .ok_or_else(|| {
-                errors::config(format!(
-                    "num_envs must be between 1 and {}, got {n}",
-                    1 << 24
-                ))
-            })?;
-        let t = state::int_arg(threads, "threads", 1)?;
-        let threads = usize::try_from(t)
-            .ok()
-            .filter(|&t| (1..=256).contains(&t))
-            .ok_or_else(|| errors::config(format!("threads must be between 1 and 256, got {t}")))?;
+        let variant = args::variant(variant)?;
+        let game = state::config(&players, seed, &turn_cap)?;
+        let num_envs =
+            args::int_between(num_envs, "num_envs", 1, MAX_ENVS as i128, errors::config)? as usize;
+        let threads = threads.opt_int("threads", 1, 256)?.unwrap_or(1) as usize;
+        let normalize = match &normalize.0 {
+            None => false,
+            Some(flag) => args::flag(flag, "normalize")?,
+        };
         let players = usize::from(game.num_players);
-        let names = opponents_arg(opponents, players)?;
+        let names = match opponents.0.as_ref().filter(|o| !o.is_none()) {
+            None => vec![None; players],
+            Some(o) => args::optional_texts(
+                o,
+                "opponents",
+                "None or a bot such as \"random\", \"greedy\" or \"mcts:100\"",
+            )?,
+        };
         let mut specs = Vec::with_capacity(names.len());
         for name in &names {
             specs.push(match name {
@@ -263,84 +254,65 @@ impl PyVectorEnv {
 
     /// Restarts every env (from `seed` if given, else the seed it was made
     /// or last reset with); returns `(obs, mask, player)`.
-    #[pyo3(signature = (seed=None))]
-    fn reset<'py>(&self, py: Python<'py>, seed: Option<Seed>) -> PyResult<Bound<'py, PyTuple>> {
-        self.with_buffers(py, move |env, buf| env.reset(seed.map(|s| s.0), buf))?;
+    ///
+    /// Raises:
+    ///     ConfigError: A seed that is not an integer between 0 and 2**64 - 1.
+    #[pyo3(signature = (seed=Arg(None)), text_signature = "($self, seed=None)")]
+    fn reset<'py>(&self, py: Python<'py>, seed: Arg<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let seed = seed.opt_int("seed", 0, u64::MAX.into())?.map(|s| s as u64);
+        self.with_buffers(py, move |env, buf| env.reset(seed, buf))?;
         self.arrays(py, false)
     }
 
-    /// Plays one action per env; returns `(obs, mask, player, rewards,
+    /// Plays one action id per env; returns `(obs, mask, player, rewards,
     /// terminated, truncated)` (the env's own arrays, overwritten by the
     /// next call).
+    ///
+    /// `actions` is read in place when it is a contiguous int64 array (what
+    /// `splendor.envs.random_legal_actions` returns); other integer arrays and
+    /// sequences of integers are converted first.
+    ///
+    /// Raises:
+    ///     IllegalActionError: An action not legal in its env (the message
+    ///         names the env).
+    ///     InvalidActionError: An id out of range, or actions that are not a
+    ///         1-D array of integers.
+    ///     ConfigError: Not one action per env.
+    /// Nothing changes when it raises.
+    #[pyo3(text_signature = "($self, actions)")]
     fn step<'py>(
         &self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let converted;
-        let array: &Bound<'py, PyAny> = if actions.cast::<PyArray1<i64>>().is_ok() {
-            actions
-        } else {
-            let np = py.import("numpy")?;
-            converted = np
-                .call_method1("asarray", (actions,))
-                .and_then(|a| {
-                    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
-                    if kind != "i" && kind != "u" {
-                        return Err(errors::invalid_action(format!(
-                            "actions must be integers, got dtype {}",
-                            a.getattr("dtype")?.str()?
-                        )));
-                    }
-                    a.call_method1("astype", ("int64",))
-                })
-                .map_err(|e| {
-                    if e.is_instance_of::<errors::InvalidActionError>(py) {
-                        e
-                    } else {
-                        errors::invalid_action(format!(
-                            "actions must be a 1-D integer array, one per env: {e}"
-                        ))
-                    }
-                })?;
-            &converted
-        };
-        let array = array.cast::<PyArray1<i64>>().map_err(|_| {
-            errors::invalid_action("actions must be a 1-D integer array, one per env".into())
-        })?;
-        let readonly: PyReadonlyArray1<'_, i64> = array.try_readonly()?;
-        if readonly.len() != self.num_envs {
+        let actions = args::int_array(actions, "actions", errors::invalid_action)?;
+        let acts = actions.as_slice();
+        if acts.len() != self.num_envs {
             return Err(errors::config(format!(
                 "expected {} actions (one per env), got {}",
                 self.num_envs,
-                readonly.len()
+                acts.len()
             )));
         }
-        let owned;
-        let acts: &[i64] = match readonly.as_slice() {
-            Ok(s) => s,
-            Err(_) => {
-                owned = readonly.as_array().to_vec();
-                &owned
-            }
-        };
         self.with_buffers(py, move |env, buf| env.step(acts, buf))?;
         self.arrays(py, true)
     }
 
     /// A copy of env `i`'s current game as a state object (for rendering
     /// and checks; not needed for stepping).
+    ///
+    /// Raises:
+    ///     ConfigError: `i` is not an env index.
+    #[pyo3(text_signature = "($self, i)")]
     fn state(&self, py: Python<'_>, i: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let k = state::int_arg(Some(i), "i", 0)?;
-        let json = usize::try_from(k)
-            .ok()
-            .and_then(|k| self.env.lock().ok().and_then(|env| env.state_json(k)));
-        let Some(json) = json else {
-            return Err(errors::config(format!(
-                "env index must be between 0 and {}, got {k}",
-                self.num_envs - 1
-            )));
-        };
+        let last = self.num_envs as i128 - 1;
+        let k = args::int_between(i, "env index", 0, last, errors::config)? as usize;
+        let json = self
+            .env
+            .lock()
+            .map_err(|_| errors::invalid_state("the env was poisoned".into()))?
+            .state_json(k)
+            .ok_or_else(|| errors::config(args::range_message("env index", 0, last, k)))?;
         let text = pyo3::types::PyString::new(py, &json);
         super::state_from_json(py, &self.variant, text.as_any())
     }

@@ -556,18 +556,3 @@ macro_rules! py_state {
 }
 
 pub(crate) use py_state;
-
-/// An optional integer argument (`None` or absent: `default`); any integer
-/// type (see `args::integer`), its range checked by the caller.
-pub(crate) fn int_arg(obj: Option<&Bound<'_, PyAny>>, name: &str, default: i64) -> PyResult<i64> {
-    match obj {
-        Some(obj) if !obj.is_none() => Ok(super::args::int_between(
-            obj,
-            name,
-            i64::MIN.into(),
-            i64::MAX.into(),
-            errors::config,
-        )? as i64),
-        _ => Ok(default),
-    }
-}

@@ -1,9 +1,10 @@
 //! What one player can see: the observation vector and determinization.
 
 use super::cards::{self, LEVEL_START};
-use super::state::{BaseState, Phase, DECK_SEG, EMPTY};
+use super::state::{BaseState, Phase, DECK_SEG};
 use crate::cardset::CardSet;
 use crate::game::Player;
+use crate::gems::Gems;
 use crate::rng::SplitMix64;
 
 /// Length of the observation vector (docs/base.md, "Observation").
@@ -18,81 +19,181 @@ const PENDING_AT: usize = PHASE_AT + 5;
 const ROUNDS_AT: usize = PENDING_AT + 15;
 const COUNT_AT: usize = ROUNDS_AT + 2;
 
-/// Writes `[level, points, bonus one-hot 5, cost 5]` of `card` into `out[..12]`.
-fn card_features(card: u8, out: &mut [f32]) {
-    out[0] = f32::from(cards::level(card));
-    out[1] = f32::from(cards::points(card));
-    out[2 + cards::bonus(card)] = 1.0;
-    let c = cards::cost(card);
-    for k in 0..5 {
-        out[7 + k] = f32::from(c.get(k));
+/// Floats of a card block: `[level, points, bonus one-hot 5, cost 5]`.
+const CARD_LEN: usize = 12;
+/// Floats of a reserve slot: `[present, known, card block]`.
+const RESERVE_LEN: usize = 2 + CARD_LEN;
+/// Floats of a seat before its reserve slots.
+const SEAT_HEAD: usize = 14;
+/// Floats of a noble block: `[present, requirement 5]`.
+const NOBLE_LEN: usize = 6;
+
+/// The card block of every card, and zeros (row [`NO_CARD`]) for an empty
+/// slot: computed once, so that writing a slot is one copy.
+static CARD_BLOCKS: [[f32; CARD_LEN]; cards::NUM_CARDS + 1] = card_blocks();
+/// The row of [`CARD_BLOCKS`] and [`KNOWN_RESERVES`] for no card.
+const NO_CARD: usize = cards::NUM_CARDS;
+
+const fn card_blocks() -> [[f32; CARD_LEN]; cards::NUM_CARDS + 1] {
+    let mut table = [[0.0; CARD_LEN]; cards::NUM_CARDS + 1];
+    let mut card = 0;
+    while card < cards::NUM_CARDS {
+        let f = &mut table[card];
+        f[0] = cards::CARD_LEVEL[card] as f32;
+        f[1] = cards::CARD_POINTS[card] as f32;
+        f[2 + cards::CARD_BONUS[card] as usize] = 1.0;
+        let cost = cards::CARD_COST[card].to_le_bytes();
+        let mut k = 0;
+        while k < 5 {
+            f[7 + k] = cost[k] as f32;
+            k += 1;
+        }
+        card += 1;
     }
+    table
+}
+
+/// The reserve slot of every card seen by its owner (or reserved face up),
+/// and zeros (row [`NO_CARD`]) for an empty slot.
+static KNOWN_RESERVES: [[f32; RESERVE_LEN]; cards::NUM_CARDS + 1] = known_reserves();
+
+const fn known_reserves() -> [[f32; RESERVE_LEN]; cards::NUM_CARDS + 1] {
+    let mut table = [[0.0; RESERVE_LEN]; cards::NUM_CARDS + 1];
+    let mut card = 0;
+    while card < cards::NUM_CARDS {
+        table[card][0] = 1.0;
+        table[card][1] = 1.0;
+        let mut k = 0;
+        while k < CARD_LEN {
+            table[card][2 + k] = CARD_BLOCKS[card][k];
+            k += 1;
+        }
+        card += 1;
+    }
+    table
+}
+
+/// The noble block of every noble, and zeros (row [`NO_NOBLE`]) for none.
+static NOBLE_BLOCKS: [[f32; NOBLE_LEN]; cards::NUM_NOBLES + 1] = noble_blocks();
+/// The row of [`NOBLE_BLOCKS`] for no noble.
+const NO_NOBLE: usize = cards::NUM_NOBLES;
+
+const fn noble_blocks() -> [[f32; NOBLE_LEN]; cards::NUM_NOBLES + 1] {
+    let mut table = [[0.0; NOBLE_LEN]; cards::NUM_NOBLES + 1];
+    let mut noble = 0;
+    while noble < cards::NUM_NOBLES {
+        table[noble][0] = 1.0;
+        let req = cards::NOBLE_REQ[noble].to_le_bytes();
+        let mut k = 0;
+        while k < 5 {
+            table[noble][1 + k] = req[k] as f32;
+            k += 1;
+        }
+        noble += 1;
+    }
+    table
+}
+
+/// The eight lanes of `gems` as floats (the caller keeps those it needs).
+#[inline(always)]
+fn lanes(gems: Gems) -> [f32; 8] {
+    let bytes = gems.0.to_le_bytes();
+    let mut out = [0.0; 8];
+    for (x, &b) in out.iter_mut().zip(&bytes) {
+        *x = f32::from(b);
+    }
+    out
+}
+
+/// `out[at..at + N]` as an array, so that writes into it need no bounds checks.
+#[inline(always)]
+fn block<const N: usize, const M: usize>(out: &mut [f32; M], at: usize) -> &mut [f32; N] {
+    (&mut out[at..at + N])
+        .try_into()
+        .expect("a block inside its record")
 }
 
 impl BaseState {
     /// Fills `out` (length ≥ [`OBSERVATION_SIZE`]) with `observer`'s view.
+    ///
+    /// Every float is written once, record by record, most of them copied
+    /// from the tables above (an empty slot copies a row of zeros): no
+    /// clearing pass first.
     pub(crate) fn observe(&self, observer: Player, out: &mut [f32]) {
-        let out = &mut out[..OBSERVATION_SIZE];
-        out.fill(0.0);
+        // The layout is docs/base.md's; the spec (src/env/spec.rs) names it.
+        let out: &mut [f32; OBSERVATION_SIZE] = (&mut out[..OBSERVATION_SIZE])
+            .try_into()
+            .expect("an observation buffer");
         let n = self.num_players as usize;
-        for (c, x) in out[..6].iter_mut().enumerate() {
-            *x = f32::from(self.bank.get(c));
+        let bank = lanes(self.bank);
+        block::<6, OBSERVATION_SIZE>(out, 0).copy_from_slice(&bank[..6]);
+        for (k, &c) in self.board.as_flattened().iter().enumerate() {
+            // No `present` flag: level ≥ 1 marks a card (docs/base.md).
+            let row = usize::from(c).min(NO_CARD);
+            *block::<CARD_LEN, OBSERVATION_SIZE>(out, BOARD_AT + CARD_LEN * k) = CARD_BLOCKS[row];
         }
         for l in 0..3 {
-            for s in 0..4 {
-                let c = self.board[l][s];
-                if c != EMPTY {
-                    // No `present` flag: level ≥ 1 marks a card (docs/base.md).
-                    let at = BOARD_AT + 12 * (4 * l + s);
-                    card_features(c, &mut out[at..at + 12]);
-                }
-            }
             out[DECKS_AT + l] = self.deck_size(l) as f32;
         }
-        for (i, &nb) in self.nobles_on_display().iter().enumerate() {
-            let at = NOBLES_AT + 6 * i;
-            out[at] = 1.0;
-            let r = cards::noble_req(nb);
-            for k in 0..5 {
-                out[at + 1 + k] = f32::from(r.get(k));
-            }
+        let shown = self.nobles_on_display();
+        for i in 0..5 {
+            let row = shown.get(i).map_or(NO_NOBLE, |&nb| usize::from(nb));
+            *block::<NOBLE_LEN, OBSERVATION_SIZE>(out, NOBLES_AT + NOBLE_LEN * i) =
+                NOBLE_BLOCKS[row];
         }
-        for rel in 0..n {
-            let seat = (observer as usize + rel) % n;
-            let at = PLAYERS_AT + PLAYER_LEN * rel;
-            let o = &mut out[at..at + PLAYER_LEN];
-            for (c, x) in o[..6].iter_mut().enumerate() {
-                *x = f32::from(self.tokens[seat].get(c));
+        let mut seat = observer as usize;
+        for rel in 0..4 {
+            let o = block::<PLAYER_LEN, OBSERVATION_SIZE>(out, PLAYERS_AT + PLAYER_LEN * rel);
+            if rel >= n {
+                *o = [0.0; PLAYER_LEN];
+                continue;
             }
-            for c in 0..5 {
-                o[6 + c] = f32::from(self.bonus[seat].get(c));
-            }
-            o[11] = f32::from(self.points[seat]);
-            o[12] = self.owned[seat].len() as f32;
-            o[13] = self.nobles_of(seat).count() as f32;
-            for (i, &card) in self.reserved(seat).iter().enumerate() {
-                let r = &mut o[14 + 14 * i..28 + 14 * i];
-                r[0] = 1.0;
-                if seat != observer as usize && self.is_hidden(seat, i) {
-                    r[2] = f32::from(cards::level(card));
-                } else {
-                    r[1] = 1.0;
-                    card_features(card, &mut r[2..14]);
+            let head = block::<SEAT_HEAD, PLAYER_LEN>(o, 0);
+            let tokens = lanes(self.tokens[seat]);
+            let bonus = lanes(self.bonus[seat]);
+            head[..6].copy_from_slice(&tokens[..6]);
+            head[6..11].copy_from_slice(&bonus[..5]);
+            head[11] = f32::from(self.points[seat]);
+            // Every card gives one bonus, so the bonus total counts the
+            // cards (from_json rebuilds the bonuses from the cards).
+            debug_assert_eq!(self.bonus[seat].total(), self.owned[seat].len());
+            head[12] = self.bonus[seat].total() as f32;
+            head[13] = self.nobles_of(seat).count() as f32;
+            let reserved = self.reserved(seat);
+            for i in 0..3 {
+                let r = block::<RESERVE_LEN, PLAYER_LEN>(o, SEAT_HEAD + RESERVE_LEN * i);
+                match reserved.get(i) {
+                    Some(&card) if seat != observer as usize && self.is_hidden(seat, i) => {
+                        *r = [0.0; RESERVE_LEN];
+                        r[0] = 1.0;
+                        r[2] = f32::from(cards::level(card));
+                    }
+                    Some(&card) => *r = KNOWN_RESERVES[usize::from(card).min(NO_CARD)],
+                    None => *r = KNOWN_RESERVES[NO_CARD],
                 }
             }
+            seat = if seat + 1 == n { 0 } else { seat + 1 };
         }
-        out[PHASE_AT + self.phase as usize] = 1.0;
+        let tail = block::<{ OBSERVATION_SIZE - PHASE_AT }, OBSERVATION_SIZE>(out, PHASE_AT);
+        *tail = [0.0; OBSERVATION_SIZE - PHASE_AT];
+        tail[self.phase as usize] = 1.0;
         if self.phase == Phase::Pay {
-            out[PENDING_AT + (self.pending - 45) as usize] = 1.0;
+            tail[PENDING_AT - PHASE_AT + (self.pending - 45) as usize] = 1.0;
         }
-        out[ROUNDS_AT] = (self.turn / self.num_players as u32) as f32;
+        // Division by a constant is a multiply; by a variable, a slow `div`.
+        let rounds = match n {
+            2 => self.turn / 2,
+            3 => self.turn / 3,
+            _ => self.turn / 4,
+        };
+        tail[ROUNDS_AT - PHASE_AT] = rounds as f32;
         if self.points[..n]
             .iter()
             .any(|&p| p >= super::rules::WINNING_POINTS)
         {
-            out[ROUNDS_AT + 1] = 1.0;
+            tail[ROUNDS_AT - PHASE_AT + 1] = 1.0;
         }
-        out[COUNT_AT + n - 2] = 1.0;
+        tail[COUNT_AT - PHASE_AT + n - 2] = 1.0;
     }
 
     /// docs/contract.md `determinize`: per level, the deck and the opponents'

@@ -13,25 +13,55 @@ pub const PLAYER_FEATURES: usize = 97;
 /// Length of the observation.
 pub const OBSERVATION_SIZE: usize = 696;
 
-fn card_features(card: u8, out: &mut [f32]) {
-    if card == NONE {
-        return;
-    }
-    let c = card as usize;
-    out[0] = 1.0;
-    out[1] = f32::from(CARD_LEVEL[c]);
-    out[2] = f32::from(CARD_POINTS[c]);
-    out[3] = f32::from(CARD_CROWNS[c]);
-    out[4 + CARD_BONUS[c] as usize] = 1.0;
-    out[11] = f32::from(CARD_BONUS_COUNT[c]);
-    for b in 0..5 {
-        if CARD_ABILITY[c] & (1 << b) != 0 {
-            out[12 + b] = 1.0;
+/// The features of every card (docs/duel.md, *Observation*), and zeros
+/// (row [`NO_CARD`]) for no card: computed once, so that writing a card is
+/// one copy.
+static CARD_BLOCKS: [[f32; CARD_FEATURES]; NUM_CARDS + 1] = card_blocks();
+/// The row of [`CARD_BLOCKS`] for no card.
+const NO_CARD: usize = NUM_CARDS;
+
+const fn card_blocks() -> [[f32; CARD_FEATURES]; NUM_CARDS + 1] {
+    let mut table = [[0.0; CARD_FEATURES]; NUM_CARDS + 1];
+    let mut c = 0;
+    while c < NUM_CARDS {
+        let out = &mut table[c];
+        out[0] = 1.0;
+        out[1] = CARD_LEVEL[c] as f32;
+        out[2] = CARD_POINTS[c] as f32;
+        out[3] = CARD_CROWNS[c] as f32;
+        out[4 + CARD_BONUS[c] as usize] = 1.0;
+        out[11] = CARD_BONUS_COUNT[c] as f32;
+        let mut b = 0;
+        while b < 5 {
+            if CARD_ABILITY[c] & (1 << b) != 0 {
+                out[12 + b] = 1.0;
+            }
+            b += 1;
         }
+        let cost = CARD_COST[c].to_le_bytes();
+        let mut k = 0;
+        while k < 6 {
+            out[17 + k] = cost[k] as f32;
+            k += 1;
+        }
+        c += 1;
     }
-    for k in 0..6 {
-        out[17 + k] = f32::from(lane(CARD_COST[c], k));
-    }
+    table
+}
+
+/// The block of `card` (`NONE`: zeros).
+#[inline]
+fn card_block(card: u8) -> &'static [f32; CARD_FEATURES] {
+    &CARD_BLOCKS[usize::from(card).min(NO_CARD)]
+}
+
+/// Writes `card`'s block into `out[..CARD_FEATURES]`.
+#[inline]
+fn card_features(card: u8, out: &mut [f32]) {
+    let out: &mut [f32; CARD_FEATURES] = (&mut out[..CARD_FEATURES])
+        .try_into()
+        .expect("a card block");
+    *out = *card_block(card);
 }
 
 impl DuelState {
@@ -42,9 +72,16 @@ impl DuelState {
             return;
         }
         let mut o = 0;
-        for cell in 0..25 {
-            if let Some(k) = self.kind_at(cell) {
+        // Cell by kind, as `kind_at` reads it (the first kind whose bitboard
+        // holds the cell), without a search per cell.
+        let mut seen = 0u32;
+        for (k, &bits) in self.board.iter().enumerate() {
+            let mut bits = bits & !seen & ((1 << 25) - 1);
+            seen |= bits;
+            while bits != 0 {
+                let cell = bits.trailing_zeros() as usize;
                 out[o + cell * 7 + k] = 1.0;
+                bits &= bits - 1;
             }
         }
         o += 175;

@@ -27,16 +27,41 @@ impl Writer<'_> {
         self.out[self.i..self.i + n].fill(0.0);
         self.i += n;
     }
-    fn card(&mut self, c: &Card) {
-        self.put(f32::from(c.level));
-        self.put(f32::from(c.points));
-        self.put(f32::from(c.avengers));
-        self.put(f32::from(u8::from(c.time_stone)));
-        for k in 0..5 {
-            self.put(f32::from(u8::from(c.bonus as usize == k)));
+    /// The next `N` floats, to write in place: one bounds check. (Building
+    /// a block on the stack and copying it would make the copy's loads wait
+    /// for the narrower stores that built it.)
+    #[inline]
+    fn next<const N: usize>(&mut self) -> &mut [f32; N] {
+        let at = self.i;
+        self.i += N;
+        (&mut self.out[at..at + N])
+            .try_into()
+            .expect("a block inside the observation")
+    }
+    /// The first `N` lanes of `gems`.
+    #[inline]
+    fn lanes<const N: usize>(&mut self, gems: crate::gems::Gems) {
+        let bytes = gems.0.to_le_bytes();
+        for (x, &b) in self.next::<N>().iter_mut().zip(&bytes) {
+            *x = f32::from(b);
         }
-        for k in 0..5 {
-            self.put(f32::from(c.cost.get(k)));
+    }
+    /// `[level, points, avengers, time stone, bonus one-hot 5, cost 5]`.
+    #[inline]
+    fn card(&mut self, c: &Card) {
+        let values = self.next::<14>();
+        values[0] = f32::from(c.level);
+        values[1] = f32::from(c.points);
+        values[2] = f32::from(c.avengers);
+        values[3] = f32::from(u8::from(c.time_stone));
+        let bonus = &mut values[4..9];
+        bonus.fill(0.0);
+        if let Some(x) = bonus.get_mut(usize::from(c.bonus)) {
+            *x = 1.0;
+        }
+        let cost = c.cost.0.to_le_bytes();
+        for (x, &b) in values[9..14].iter_mut().zip(&cost) {
+            *x = f32::from(b);
         }
     }
 }
@@ -45,9 +70,7 @@ impl MarvelState {
     /// Writes `player`'s observation into `out` (at least OBSERVATION_SIZE long).
     pub(super) fn observe(&self, player: Player, out: &mut [f32]) {
         let mut w = Writer { out, i: 0 };
-        for c in 0..7 {
-            w.put(f32::from(self.bank.get(c)));
-        }
+        w.lanes::<7>(self.bank);
         for row in &self.board {
             for &c in row {
                 if c == NONE {
@@ -65,9 +88,7 @@ impl MarvelState {
         for id in 0..8 {
             if self.loc_display & (1 << id) != 0 && shown < 4 {
                 w.put(1.0);
-                for k in 0..5 {
-                    w.put(f32::from(self.data.locations[id].requirement.get(k)));
-                }
+                w.lanes::<5>(self.data.locations[id].requirement);
                 shown += 1;
             }
         }
@@ -78,13 +99,14 @@ impl MarvelState {
                 w.zeros(PLAYER_BLOCK);
                 continue;
             }
-            let q = (player as usize + k) % n;
-            for c in 0..7 {
-                w.put(f32::from(self.tokens[q].get(c)));
-            }
-            for c in 0..5 {
-                w.put(f32::from(self.bonus[q].get(c)));
-            }
+            // `(player + k) % n` without a division (a slow `div`).
+            let q = if player as usize + k >= n {
+                player as usize + k - n
+            } else {
+                player as usize + k
+            };
+            w.lanes::<7>(self.tokens[q]);
+            w.lanes::<5>(self.bonus[q]);
             w.put(f32::from(self.points(q)));
             w.put(self.owned[q].len() as f32);
             w.put(self.loc_owned[q].count_ones() as f32);
@@ -122,7 +144,13 @@ impl MarvelState {
         if self.pending != NONE {
             w.out[start + (self.pending as usize - RECRUIT as usize)] = 1.0;
         }
-        w.put(f32::from(self.turn / self.num_players as u16));
+        // Division by a constant is a multiply; by a variable, a slow `div`.
+        let rounds = match self.num_players {
+            2 => self.turn / 2,
+            3 => self.turn / 3,
+            _ => self.turn / 4,
+        };
+        w.put(f32::from(rounds));
         w.put(f32::from(u8::from(self.anyone_meets_gauntlet())));
         for k in 2..=4u8 {
             w.put(f32::from(u8::from(self.num_players == k)));
