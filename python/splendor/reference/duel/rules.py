@@ -1,133 +1,19 @@
-"""The rules of Splendor Duel on a plain, readable state (docs/duel.md, Phases and the turn).
-
-:class:`DuelCore` holds the state and the rules: which actions are legal and what an
-action does. :class:`splendor.reference.duel.DuelState` adds the checked API, JSON,
-observations and determinization.
+"""The rules of Splendor Duel (docs/duel.md, Phases and the turn): which actions are legal
+and what an action does, on the plain state of :mod:`splendor.reference.duel.state`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from splendor.reference import duel_actions as A
-from splendor.reference.duel_data import (
-    CARDS,
-    GOLD,
-    LINES,
-    NONE_BONUS,
-    PEARL,
-    ROYALS,
-    SLOT_OFFSET,
-    SLOTS,
-    SPIRAL,
-    WILD,
-)
-from splendor.reference.rng import SplitMix64
-
-TOKEN_LIMIT = 10
-MAX_RESERVED = 3
-PHASES = ("main", "reserve", "pay", "joker", "token", "steal", "royal", "discard", "over")
-PURCHASE_PHASES = ("joker", "token", "steal", "royal")
-MAX_TURN_CAP = 1_000_000
+from splendor.reference.duel import actions as A
+from splendor.reference.duel.board import LINES
+from splendor.reference.duel.cards import CARDS, GOLD, PEARL, ROYALS, SLOT_OFFSET, SLOTS, WILD
+from splendor.reference.duel.state import MAX_RESERVED, TOKEN_LIMIT, DuelCore, Reserve
 
 
-@dataclass
-class Reserve:
-    """A reserved card; ``hidden`` when it was reserved blind from a deck."""
+class DuelRules(DuelCore):
+    """The rules of Splendor Duel over its state (no input checking here)."""
 
-    card: int
-    hidden: bool
-
-    @property
-    def level(self) -> int:
-        return CARDS[self.card].level
-
-
-@dataclass
-class PlayerState:
-    """One seat: tokens (w u g r k p y), privileges, cards, joker placements, reserves, royals."""
-
-    tokens: list[int] = field(default_factory=lambda: [0] * 7)
-    privileges: int = 0
-    cards: set[int] = field(default_factory=set)
-    jokers: dict[int, int] = field(default_factory=dict)
-    reserved: list[Reserve] = field(default_factory=list)
-    royals: set[int] = field(default_factory=set)
-
-    def real_colours(self) -> set[int]:
-        """Colours of the cards with a real (non-joker) colour bonus."""
-        return {CARDS[c].bonus for c in self.cards if CARDS[c].bonus < WILD}
-
-    def bonuses(self) -> list[int]:
-        """Bonus per colour: real cards (doubles count 2) plus placed jokers."""
-        out = [0] * 5
-        for c in self.cards:
-            if CARDS[c].bonus < WILD:
-                out[CARDS[c].bonus] += CARDS[c].bonus_count
-        for colour in self.jokers.values():
-            out[colour] += 1
-        return out
-
-    def colour_points(self) -> list[int]:
-        """Points per colour: its coloured cards plus the jokers placed on it."""
-        out = [0] * 5
-        for c in self.cards:
-            if CARDS[c].bonus < WILD:
-                out[CARDS[c].bonus] += CARDS[c].points
-        for c, colour in self.jokers.items():
-            out[colour] += CARDS[c].points
-        return out
-
-    def points(self) -> int:
-        return sum(CARDS[c].points for c in self.cards) + sum(ROYALS[r].points for r in self.royals)
-
-    def crowns(self) -> int:
-        return sum(CARDS[c].crowns for c in self.cards)
-
-
-def thresholds(crowns: int) -> int:
-    """How many of the royal thresholds (3 and 6 crowns) ``crowns`` has reached."""
-    return int(crowns >= 3) + int(crowns >= 6)
-
-
-class DuelCore:
-    """State and rules. Fields mirror the JSON of docs/duel.md."""
-
-    board: list[int | None]
-    bag: list[int]
-    chance: int
-    decks: list[list[int]]
-    pyramid: list[list[int | None]]
-    players: list[PlayerState]
-    royals: set[int]
-    turn: int
-    turn_cap: int
-    current: int
-    phase: str
-    pending_buy: int | None
-    pending_card: int | None
-    royals_due: int
-    again: bool
-    replenished: bool
-    outcome_reason: str | None
-    outcome_winners: tuple[int, ...]
-
-    # ---------------------------------------------------------------- helpers
-
-    def supply(self) -> int:
-        return 3 - self.players[0].privileges - self.players[1].privileges
-
-    def gain_privilege(self, p: int) -> None:
-        """From the supply if it has one, else from the opponent; nothing at 3."""
-        if self.players[p].privileges == 3:
-            return
-        if self.supply() == 0:
-            self.players[1 - p].privileges -= 1
-        self.players[p].privileges += 1
-
-    def slot_card(self, slot: int) -> int | None:
-        level = 0 if slot < 5 else (1 if slot < 9 else 2)
-        return self.pyramid[level][slot - SLOT_OFFSET[level]]
+    # ---------------------------------------------------------------- queries
 
     def buy_card(self, buy_id: int) -> int | None:
         if buy_id < A.BUY_RESERVED:
@@ -208,7 +94,6 @@ class DuelCore:
         return out
 
     # ---------------------------------------------------------------- effects
-
     def take_cells(self, p: int, cells: tuple[int, ...] | list[int]) -> list[int]:
         """Move the tokens of ``cells`` to player ``p``; return the kinds taken."""
         kinds = []
@@ -219,20 +104,6 @@ class DuelCore:
                 self.board[c] = None
                 kinds.append(k)
         return kinds
-
-    def refill_board(self) -> None:
-        """Replenish: shuffle the bag with the chance generator, fill the spiral's empty cells."""
-        tokens = [k for k in range(7) for _ in range(self.bag[k])]
-        rng = SplitMix64(self.chance)
-        rng.shuffle(tokens)
-        empty = [c for c in SPIRAL if self.board[c] is None]
-        for cell, k in zip(empty, tokens, strict=False):
-            self.board[cell] = k
-            self.bag[k] -= 1
-        self.chance = rng.next_u64()
-
-    def draw(self, level: int) -> int | None:
-        return self.decks[level].pop(0) if self.decks[level] else None
 
     def apply_unchecked(self, a: int) -> None:
         """Play action id ``a``, assumed legal."""
@@ -437,9 +308,3 @@ class DuelCore:
             self.current = 1 - p
         self.again = False
         self.phase = "main"
-
-    def scores(self) -> list[int]:
-        return [pl.points() for pl in self.players]
-
-
-assert NONE_BONUS == 6

@@ -3,7 +3,8 @@
 The base game and Marvel share the rules these explain, so :func:`explain_main_game`
 is written once over :class:`MainGameWords` (the names each variant gives its
 colours, its wild token, its buy verb and its tiles); the Rust engine mirrors
-it word for word and the differential tests compare the two.
+it word for word (``src/explain.rs``) and the differential tests compare the two.
+Each variant's ``explain`` module gives its own words and reads its own state.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from splendor.reference import base_actions as A
-from splendor.reference.base_data import COLOURS, LETTERS, NOBLES, SLOTS
-from splendor.reference.base_state import MAX_RESERVED, BaseCore
+from splendor.reference.base import actions as A
+from splendor.reference.base.cards import SLOTS
+from splendor.reference.base.state import MAX_RESERVED
 
 NOT_EXPLAINED = "it is not legal in this position"
 """The reason given for an action that no rule below explains (a legal one)."""
@@ -34,11 +35,6 @@ class MainGameWords:
     """``noble`` / ``location``."""
     tiles_come: str
     """How a tile choice is put: ``several nobles can visit you``."""
-
-
-BASE_WORDS = MainGameWords(
-    (*COLOURS, "gold"), LETTERS + "y", "buy", "noble", "several nobles can visit you"
-)
 
 
 class MainGame(Protocol):
@@ -202,54 +198,3 @@ def explain_main_game(state: MainGame, words: MainGameWords, a: int, tile: int |
     held = [state.tokens_of(c) for c in range(5)]
     reason = lack_reason(letters, price, state.bonuses(), held, wild, colours[5])
     return NOT_EXPLAINED if reason is None else reason
-
-
-class _BaseView:
-    """:class:`MainGame` over a base reference state."""
-
-    def __init__(self, state: BaseCore) -> None:
-        self.s = state
-        self.phase = state.phase
-        self.me = state.mover()
-
-    def bank_of(self, colour: int) -> int:
-        return self.s.bank[colour]
-
-    def tokens_of(self, colour: int) -> int:
-        return self.me.tokens[colour]
-
-    def token_total(self) -> int:
-        return sum(self.me.tokens)
-
-    def bonuses(self) -> Sequence[int]:
-        return self.me.bonuses()
-
-    def reserved_count(self) -> int:
-        return len(self.me.reserved)
-
-    def slot_card_cost(self, level: int, slot: int) -> Sequence[int] | None:
-        card = self.s.buy_target(A.slot_id(A.BUY_UP, level + 1, slot))
-        return None if card is None else card.cost
-
-    def reserved_card_cost(self, index: int) -> Sequence[int] | None:
-        card = self.s.buy_target(A.BUY_RESERVED + index)
-        return None if card is None else card.cost
-
-    def pending_text(self) -> str:
-        assert self.s.pending is not None
-        return A.action_text(self.s.pending)
-
-    def pending_cost(self) -> Sequence[int]:
-        assert self.s.pending is not None
-        card = self.s.buy_target(self.s.pending)
-        assert card is not None
-        return card.cost
-
-    def tile_on_display(self, tile: int) -> bool:
-        return tile in self.s.nobles and tile < len(NOBLES)
-
-
-def explain_illegal(state: BaseCore, a: int) -> str:
-    """Why action id ``a`` is not legal in the base-game ``state`` (not over)."""
-    tile = a - A.NOBLE if A.NOBLE <= a < A.PAY else None
-    return explain_main_game(_BaseView(state), BASE_WORDS, a, tile)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 
-from splendor.reference.base_data import CARDS, GOLD, NOBLES
-from splendor.reference.base_state import BaseCore, can_afford
+from splendor.reference.base.cards import CARDS, GOLD, NOBLES
+from splendor.reference.base.rules import can_afford
+from splendor.reference.base.state import BaseCore
 
 
 def position_value(state: BaseCore, seat: int) -> float:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from splendor.errors import InvalidStateError
-from splendor.reference import base_actions as A
-from splendor.reference.base_data import CARDS, NOBLES, NUM_LEVELS, SLOTS
-from splendor.reference.base_state import (
+from splendor.reference.base import actions as A
+from splendor.reference.base.cards import CARDS, NOBLES, NUM_LEVELS, SLOTS
+from splendor.reference.base.rules import BaseRules, payments
+from splendor.reference.base.state import (
     GEMS_PER_COLOUR,
     GOLD_TOKENS,
     MAX_RESERVED,
@@ -22,9 +23,8 @@ from splendor.reference.base_state import (
     BaseCore,
     PlayerState,
     Reserve,
-    payments,
 )
-from splendor.reference.common import load_json, range_message
+from splendor.reference.common import range_message
 
 VERSION = 1
 KEYS = {
@@ -47,15 +47,6 @@ KEYS = {
 }
 PLAYER_KEYS = {"cards", "nobles", "reserved", "tokens"}
 RESERVE_KEYS = {"card", "hidden", "level"}
-
-
-def parse_json(text: str) -> dict[str, Any]:
-    """Parse state JSON into an object (InvalidStateError on anything else)."""
-    try:
-        return load_json(text)
-    except RecursionError:
-        # json.loads recurses once per nesting level; hostile input can go deeper.
-        raise InvalidStateError("state JSON does not parse: nested too deeply") from None
 
 
 def to_obj(state: BaseCore, viewer: int | None) -> dict[str, Any]:
@@ -164,7 +155,7 @@ def _load_players(obj: dict[str, Any], n: int) -> list[PlayerState]:
     return players
 
 
-def from_obj(obj: dict[str, Any], state: BaseCore) -> None:
+def from_obj(obj: dict[str, Any], state: BaseRules) -> None:
     """Validate a full-state JSON object and fill ``state`` from it."""
     if obj.get("variant") != "base":
         _bad(f"variant must be 'base', got {obj.get('variant')!r}")
@@ -275,7 +266,7 @@ def _check_nobles(nobles: list[int], players: list[PlayerState], n: int) -> None
                 _bad(f"players[{seat}] holds noble {x} without the bonuses it requires")
 
 
-def _check_pending(state: BaseCore, pending: object) -> int:
+def _check_pending(state: BaseRules, pending: object) -> int:
     if pending is None:
         _bad("phase pay needs a pending buy")
     a = _int(pending, "pending", 0, A.NUM_ACTIONS - 1)
@@ -292,7 +283,7 @@ def _check_pending(state: BaseCore, pending: object) -> int:
     return a
 
 
-def _check_phase(state: BaseCore, current: object) -> None:
+def _check_phase(state: BaseRules, current: object) -> None:
     n, phase = state.num_players, state.phase
     if phase == "over":
         if current is not None:

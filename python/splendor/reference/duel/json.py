@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from splendor.errors import InvalidStateError
-from splendor.reference import duel_actions as A
 from splendor.reference.common import range_message
-from splendor.reference.duel_data import CARDS, KINDS, SLOTS, TOKEN_TOTALS, WILD
-from splendor.reference.duel_state import (
+from splendor.reference.duel import actions as A
+from splendor.reference.duel.cards import CARDS, KINDS, SLOTS, TOKEN_TOTALS, WILD
+from splendor.reference.duel.rules import DuelRules
+from splendor.reference.duel.state import (
     MAX_RESERVED,
     MAX_TURN_CAP,
     PHASES,
@@ -128,7 +129,7 @@ class _Cards:
             _bad(f"card {card} in {where} is not a level-{level} card")
 
 
-def from_obj(obj: dict[str, Any], s: DuelCore) -> None:
+def from_obj(obj: dict[str, Any], s: DuelRules) -> None:
     """Validate ``obj`` and fill ``s`` from it (InvalidStateError naming the problem)."""
     if _get(obj, "viewer") is not None:
         _bad("a player's view has hidden information removed and cannot be loaded")
@@ -280,7 +281,7 @@ def _load_jokers(raw_players: list[Any], s: DuelCore) -> None:
                 _bad(f"joker {card} must be placed (only the joker being bought may be unplaced)")
 
 
-def _check_phase(s: DuelCore) -> None:
+def _check_phase(s: DuelRules) -> None:
     p = s.current
     o = 1 - p
     me, opp = s.players[p], s.players[o]

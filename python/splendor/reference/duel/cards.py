@@ -1,4 +1,4 @@
-"""Splendor Duel data and board geometry (docs/duel.md, Data and ids).
+"""Splendor Duel card and royal data (docs/duel.md, Data and ids).
 
 Cards and royals are loaded from ``splendor/data/duel/*.csv``, the single source of
 truth shared with the Rust engine; a card's id is its 0-based data row.
@@ -28,7 +28,6 @@ ABILITIES = ("again", "token", "steal", "privilege", "wild")
 CARDS_PER_LEVEL = (30, 24, 13)
 SLOTS = (5, 4, 3)
 SLOT_OFFSET = (0, 5, 9)
-SPIRAL = (12, 17, 16, 11, 6, 7, 8, 13, 18, 23, 22, 21, 20, 15, 10, 5, 0, 1, 2, 3, 4, 9, 14, 19, 24)
 CARD_HEADER = [
     "level",
     "bonus",
@@ -154,24 +153,3 @@ CARDS = load_cards()
 ROYALS = load_royals()
 LEVEL_IDS = tuple(tuple(c.id for c in CARDS if c.level == lv) for lv in (1, 2, 3))
 JOKERS = tuple(c.id for c in CARDS if c.bonus == WILD)
-
-
-def cell_name(cell: int) -> str:
-    """``a1`` for cell 0: column letter, then 1-based row."""
-    return "abcde"[cell % 5] + str(cell // 5 + 1)
-
-
-def _lines() -> tuple[tuple[int, ...], ...]:
-    """The 145 line shapes in id order: singles, then pairs and triples by direction."""
-    out: list[tuple[int, ...]] = [(c,) for c in range(25)]
-    for length in (2, 3):
-        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-            for cell in range(25):
-                r, c = divmod(cell, 5)
-                end_r, end_c = r + dr * (length - 1), c + dc * (length - 1)
-                if 0 <= end_r < 5 and 0 <= end_c < 5:
-                    out.append(tuple(cell + (dr * 5 + dc) * k for k in range(length)))
-    return tuple(out)
-
-
-LINES = _lines()

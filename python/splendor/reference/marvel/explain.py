@@ -2,22 +2,19 @@
 
 Marvel numbers its actions like the base game up to ``return`` (0..65); its
 ``location`` ids (66..73), ``pay`` ids (74..325) and ``pass`` (326) are mapped to the
-base numbering, and :func:`~splendor.reference.base_explain.explain_main_game`
+base numbering, and :func:`~splendor.reference.explain.explain_main_game`
 gives the reason (docs/contract.md, *Why an action is illegal*).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from splendor.reference import base_actions as B
-from splendor.reference import marvel_actions as A
-from splendor.reference.base_explain import MainGameWords, explain_main_game
-from splendor.reference.marvel_data import COLOURS, LETTERS
-
-if TYPE_CHECKING:
-    from splendor.reference.marvel import MarvelState
+from splendor.reference.base import actions as B
+from splendor.reference.explain import MainGameWords, explain_main_game
+from splendor.reference.marvel import actions as A
+from splendor.reference.marvel.cards import COLOURS, LETTERS
+from splendor.reference.marvel.rules import MarvelRules
 
 MARVEL_WORDS = MainGameWords(
     (*COLOURS, "grey"), LETTERS + "s", "recruit", "location", "several locations can come to you"
@@ -36,9 +33,9 @@ def base_numbering(a: int) -> int:
 
 
 class _MarvelView:
-    """:class:`~splendor.reference.base_explain.MainGame` over a Marvel reference state."""
+    """:class:`~splendor.reference.explain.MainGame` over a Marvel reference state."""
 
-    def __init__(self, state: MarvelState) -> None:
+    def __init__(self, state: MarvelRules) -> None:
         self.s = state
         self.phase = state.phase
         self.me = state.players[state.current]
@@ -82,7 +79,7 @@ class _MarvelView:
         return tile in self.s.locations
 
 
-def explain_illegal(state: MarvelState, a: int) -> str:
+def explain_illegal(state: MarvelRules, a: int) -> str:
     """Why Marvel action id ``a`` is not legal in ``state`` (not over)."""
     tile = a - A.LOCATION if A.LOCATION <= a < A.PAY else None
     return explain_main_game(_MarvelView(state), MARVEL_WORDS, base_numbering(a), tile)

@@ -1,13 +1,14 @@
-"""What a player sees: the observation vector (docs/base.md, Observation) and the board picture."""
+"""What a player may see: the observation vector (docs/base.md, Observation) and determinization."""
 
 from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
 
-from splendor.reference import base_actions as A
-from splendor.reference.base_data import CARDS, LETTERS, NOBLES, NUM_LEVELS, SLOTS, TOKEN_LETTERS
-from splendor.reference.base_state import PHASES, WINNING_POINTS, BaseCore, Reserve
+from splendor.reference.base import actions as A
+from splendor.reference.base.cards import CARDS, NOBLES, NUM_LEVELS, SLOTS
+from splendor.reference.base.state import PHASES, WINNING_POINTS, BaseCore, Reserve
+from splendor.reference.rng import SplitMix64
 
 OBSERVATION_SIZE = 432
 MAX_SEATS = 4
@@ -71,37 +72,18 @@ def observation(state: BaseCore, player: int) -> npt.NDArray[np.float32]:
     return np.array(out, dtype=np.float32)
 
 
-def _cost(card: int) -> str:
-    c = CARDS[card]
-    parts = "".join(f"{n}{LETTERS[i]}" for i, n in enumerate(c.cost) if n)
-    return f"[{LETTERS[c.bonus]}{c.points} {parts or 'free'}]"
-
-
-def render(state: BaseCore) -> str:
-    """A readable multi-line picture of the board and the players."""
-    lines = []
-    head = f"Splendor, {state.num_players} players, turn {state.turn}, phase {state.phase}"
-    if state.current is not None:
-        head += f", player {state.current} to move"
-    if state.pending is not None:
-        head += f" (paying for `{A.action_text(state.pending)}`)"
-    lines.append(head)
-    lines.append("bank  " + " ".join(f"{TOKEN_LETTERS[c]}{n}" for c, n in enumerate(state.bank)))
-    nobles = " ".join(
-        f"#{x}:" + "".join(f"{r}{LETTERS[c]}" for c, r in enumerate(NOBLES[x].req) if r)
-        for x in state.nobles
-    )
-    lines.append(f"nobles {nobles or '-'}")
-    for level in reversed(range(NUM_LEVELS)):
-        cards = " ".join("[  empty  ]" if c is None else _cost(c) for c in state.board[level])
-        lines.append(f"L{level + 1} ({len(state.decks[level]):2} left) {cards}")
-    for seat, p in enumerate(state.players):
-        mark = ">" if seat == state.current else " "
-        tokens = " ".join(f"{TOKEN_LETTERS[c]}{n}" for c, n in enumerate(p.tokens))
-        bonus = " ".join(f"{LETTERS[c]}{n}" for c, n in enumerate(p.bonuses()))
-        reserved = " ".join(_cost(r.card) + ("*" if r.hidden else "") for r in p.reserved)
-        lines.append(
-            f"{mark}P{seat} {p.points():2} pts, {len(p.cards)} cards, nobles {p.nobles}"
-            f" | tokens {tokens} | bonus {bonus} | reserved {reserved or '-'}"
-        )
-    return "\n".join(lines)
+def determinize(out: BaseCore, observer: int, rng: SplitMix64) -> None:
+    """Resample in place what ``observer`` cannot see (docs/contract.md, Randomness)."""
+    for level in range(NUM_LEVELS):
+        slots = [
+            r
+            for seat, p in enumerate(out.players)
+            if seat != observer
+            for r in p.reserved
+            if r.hidden and r.level == level + 1
+        ]
+        pool = sorted([r.card for r in slots] + out.decks[level])
+        rng.shuffle(pool)
+        for r, card in zip(slots, pool[: len(slots)], strict=True):
+            r.card = card
+        out.decks[level] = pool[len(slots) :]

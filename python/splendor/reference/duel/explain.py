@@ -7,17 +7,14 @@ compare the two.
 
 from __future__ import annotations
 
-from splendor.reference import duel_actions as A
-from splendor.reference.base_explain import NOT_EXPLAINED, lack_reason
-from splendor.reference.duel_data import CARDS, COLOURS, GOLD, KINDS, LINES, WILD
-from splendor.reference.duel_state import MAX_RESERVED, DuelCore
+from splendor.reference.duel import actions as A
+from splendor.reference.duel.board import LINES, cell_name
+from splendor.reference.duel.cards import CARDS, COLOURS, GOLD, KINDS, WILD
+from splendor.reference.duel.rules import DuelRules
+from splendor.reference.duel.state import MAX_RESERVED
+from splendor.reference.explain import NOT_EXPLAINED, lack_reason
 
 KIND_NAMES = (*COLOURS, "pearl", "gold")
-
-
-def cell_name(cell: int) -> str:
-    """``a1`` for cell 0: column letter, then 1-based row."""
-    return "abcde"[cell % 5] + str(cell // 5 + 1)
 
 
 def slot_name(slot: int) -> str:
@@ -45,7 +42,7 @@ def phase_of(a: int) -> str:
     return "discard"
 
 
-def _phase_task(s: DuelCore, a: int) -> str:
+def _phase_task(s: DuelRules, a: int) -> str:
     phase = s.phase
     if phase == "main":
         if phase_of(a) == "reserve":
@@ -69,7 +66,7 @@ def _phase_task(s: DuelCore, a: int) -> str:
     return f"you hold {held} tokens: discard one first (`discard x`)"
 
 
-def _buy_reason(s: DuelCore, card: int | None, empty: str) -> str:
+def _buy_reason(s: DuelRules, card: int | None, empty: str) -> str:
     me = s.players[s.current]
     if card is None:
         return empty
@@ -79,7 +76,7 @@ def _buy_reason(s: DuelCore, card: int | None, empty: str) -> str:
     return NOT_EXPLAINED if reason is None else reason
 
 
-def _payment_reason(s: DuelCore, vector: tuple[int, ...]) -> str:
+def _payment_reason(s: DuelRules, vector: tuple[int, ...]) -> str:
     me = s.players[s.current]
     card = s.buy_card(s.pending_buy or 0)
     assert card is not None
@@ -98,7 +95,7 @@ def _payment_reason(s: DuelCore, vector: tuple[int, ...]) -> str:
     return NOT_EXPLAINED
 
 
-def _main_reason(s: DuelCore, a: int) -> str:
+def _main_reason(s: DuelRules, a: int) -> str:
     me = s.players[s.current]
     if a < A.PRIVILEGE:
         for cell in sorted(LINES[a]):
@@ -139,7 +136,7 @@ def _main_reason(s: DuelCore, a: int) -> str:
     return _buy_reason(s, s.buy_card(a), f"you have no reserved card {index + 1}")
 
 
-def explain_illegal(s: DuelCore, a: int) -> str:
+def explain_illegal(s: DuelRules, a: int) -> str:
     """Why action id ``a`` is not legal in the Duel state ``s`` (not over)."""
     kind = phase_of(a)
     if kind != s.phase:

@@ -6,7 +6,8 @@ from itertools import product
 
 from splendor.errors import InvalidActionError
 from splendor.reference.action_text import level_slot, number, words
-from splendor.reference.duel_data import KINDS, LINES, SLOT_OFFSET, SLOTS, cell_name
+from splendor.reference.duel.board import LINES, cell_name
+from splendor.reference.duel.cards import KINDS, SLOT_OFFSET, SLOTS
 
 PRIVILEGE = 145
 REPLENISH = 170

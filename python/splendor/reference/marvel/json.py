@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from splendor.errors import InvalidStateError
-from splendor.reference import marvel_actions as A
 from splendor.reference.common import range_message
-from splendor.reference.marvel_data import MarvelData
-
-if TYPE_CHECKING:
-    from splendor.reference.marvel import MarvelState
+from splendor.reference.marvel import actions as A
+from splendor.reference.marvel.cards import MarvelData
+from splendor.reference.marvel.rules import MarvelRules
+from splendor.reference.marvel.state import (
+    GREY_SUPPLY,
+    MAX_RESERVED,
+    PHASES,
+    STONES_PER_PLAYERS,
+    TOKEN_LIMIT,
+    MarvelCore,
+    PlayerState,
+    Reserve,
+)
 
 KEYS = {
     "avengers",
@@ -35,7 +43,7 @@ KEYS = {
 PLAYER_KEYS = {"cards", "locations", "reserved", "tokens"}
 
 
-def to_obj(s: MarvelState, viewer: int | None) -> dict[str, Any]:
+def to_obj(s: MarvelCore, viewer: int | None) -> dict[str, Any]:
     """The canonical JSON object (docs/marvel.md section 5)."""
     over = s.phase == "over"
     players = []
@@ -103,19 +111,8 @@ def _opt_int(v: Any, what: str, lo: int, hi: int) -> int | None:
     return None if v is None else _int(v, what, lo, hi)
 
 
-def from_obj(obj: dict[str, Any], data: MarvelData) -> MarvelState:
-    """Build a state from a JSON object, validating everything docs/marvel.md lists."""
-    from splendor.reference.marvel import (
-        GREY_SUPPLY,
-        MAX_RESERVED,
-        PHASES,
-        STONES_PER_PLAYERS,
-        TOKEN_LIMIT,
-        MarvelState,
-        PlayerState,
-        Reserve,
-    )
-
+def from_obj(obj: dict[str, Any], data: MarvelData, s: MarvelRules) -> None:
+    """Fill the blank state ``s`` from a JSON object, validating everything docs/marvel.md lists."""
     if set(obj) != KEYS:
         missing, extra = sorted(KEYS - set(obj)), sorted(set(obj) - KEYS)
         raise _bad(f"keys differ from the format (missing {missing}, unexpected {extra})")
@@ -131,7 +128,6 @@ def from_obj(obj: dict[str, Any], data: MarvelData) -> MarvelState:
             "load it with the same cards/locations files"
         )
     n = _int(obj["num_players"], "num_players", 2, 4)
-    s = MarvelState.__new__(MarvelState)
     s.data = data
     s.num_players = n
     s.turn_cap = _int(obj["turn_cap"], "turn_cap", 1, 10000)
@@ -231,10 +227,9 @@ def from_obj(obj: dict[str, Any], data: MarvelData) -> MarvelState:
     elif icons[s.avengers] < 3 or icons[s.avengers] < max(icons):
         raise _bad(f"player {s.avengers} cannot hold the Avengers tile with {icons[s.avengers]}")
     _check_phase(s, obj, TOKEN_LIMIT)
-    return s
 
 
-def _check_phase(s: MarvelState, obj: dict[str, Any], limit: int) -> None:
+def _check_phase(s: MarvelRules, obj: dict[str, Any], limit: int) -> None:
     n = s.num_players
     if s.phase == "over":
         if obj["current"] is not None or obj["pending"] is not None:

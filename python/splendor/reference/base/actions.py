@@ -6,7 +6,7 @@ from itertools import combinations
 
 from splendor.errors import InvalidActionError
 from splendor.reference.action_text import number, words
-from splendor.reference.base_data import GOLD, LETTERS, NUM_LEVELS, SLOTS, TOKEN_LETTERS
+from splendor.reference.base.cards import GOLD, LETTERS, NUM_LEVELS, SLOTS, TOKEN_LETTERS
 
 NUM_ACTIONS = 329
 

@@ -1,8 +1,10 @@
 """Splendor (base game, 2-4 players): the reference engine's public state class.
 
-The rules live in :mod:`splendor.reference.base_state`; this module adds setup, the
-checked API of docs/contract.md (Python surface), JSON, observations and
-determinization. Every method that can fail leaves the state unchanged.
+The package mirrors ``src/variants/base/`` room for room (docs/contract.md, *The rooms
+of a variant*): the state and its setup live in :mod:`~splendor.reference.base.state`,
+the rules in :mod:`~splendor.reference.base.rules`; :class:`BaseState` adds the checked
+API of docs/contract.md (Python surface), each method one call into a room. Every
+method that can fail leaves the state unchanged.
 """
 
 from __future__ import annotations
@@ -13,19 +15,13 @@ import numpy as np
 import numpy.typing as npt
 
 from splendor.errors import IllegalActionError, InvalidActionError
-from splendor.reference import base_actions as A
-from splendor.reference.base_data import LEVEL_IDS, NOBLES, NUM_LEVELS, SLOTS
-from splendor.reference.base_eval import heuristic
-from splendor.reference.base_explain import explain_illegal
-from splendor.reference.base_json import from_obj, parse_json, to_obj
-from splendor.reference.base_state import (
-    GEMS_PER_COLOUR,
-    GOLD_TOKENS,
-    MAX_TURN_CAP,
-    BaseCore,
-    PlayerState,
-)
-from splendor.reference.base_view import OBSERVATION_SIZE, observation, render
+from splendor.reference.base import actions as A
+from splendor.reference.base.eval import heuristic
+from splendor.reference.base.explain import explain_illegal
+from splendor.reference.base.json import from_obj, to_obj
+from splendor.reference.base.observe import OBSERVATION_SIZE, determinize, observation
+from splendor.reference.base.render import render
+from splendor.reference.base.rules import BaseRules
 from splendor.reference.common import (
     Action,
     Outcome,
@@ -33,6 +29,7 @@ from splendor.reference.common import (
     check_int,
     dump_json,
     id_argument,
+    parse_json,
 )
 from splendor.reference.rng import SplitMix64
 
@@ -45,7 +42,7 @@ def _action(a: int) -> Action:
     return Action(VARIANT, a, A.action_text(a))
 
 
-class BaseState(BaseCore):
+class BaseState(BaseRules):
     """A game of Splendor (base). Build one with :func:`new_base_game` or :meth:`from_json`."""
 
     variant = VARIANT
@@ -53,30 +50,6 @@ class BaseState(BaseCore):
     observation_size = OBSERVATION_SIZE
 
     # ------------------------------------------------------------- construction
-
-    @classmethod
-    def new(cls, players: int = 2, seed: int = 0, turn_cap: int = 100) -> BaseState:
-        """Deal a new game exactly as docs/base.md (Setup) orders the draws."""
-        n = check_int(players, "players", 2, 4)
-        seed = check_int(seed, "seed", 0, 2**64 - 1)
-        turn_cap = check_int(turn_cap, "turn_cap", 1, MAX_TURN_CAP)
-        rng = SplitMix64(seed)
-        decks = []
-        for level in range(NUM_LEVELS):
-            deck = list(LEVEL_IDS[level])
-            rng.shuffle(deck)
-            decks.append(deck)
-        nobles = list(range(len(NOBLES)))
-        rng.shuffle(nobles)
-        state = cls.__new__(cls)
-        state.num_players, state.turn_cap, state.turn, state.passes = n, turn_cap, 0, 0
-        state.phase, state.pending = "main", None
-        state.board = [list[int | None](deck[:SLOTS]) for deck in decks]
-        state.decks = [deck[SLOTS:] for deck in decks]
-        state.nobles = nobles[: n + 1]
-        state.bank = [GEMS_PER_COLOUR[n]] * 5 + [GOLD_TOKENS]
-        state.players = [PlayerState() for _ in range(n)]
-        return state
 
     @classmethod
     def from_json(cls, text: str) -> BaseState:
@@ -189,19 +162,7 @@ class BaseState(BaseCore):
         observer = self._seat(player)
         rng = SplitMix64(check_int(seed, "seed", 0, 2**64 - 1))
         out = self.clone()
-        for level in range(NUM_LEVELS):
-            slots = [
-                r
-                for seat, p in enumerate(out.players)
-                if seat != observer
-                for r in p.reserved
-                if r.hidden and r.level == level + 1
-            ]
-            pool = sorted([r.card for r in slots] + out.decks[level])
-            rng.shuffle(pool)
-            for r, card in zip(slots, pool[: len(slots)], strict=True):
-                r.card = card
-            out.decks[level] = pool[len(slots) :]
+        determinize(out, observer, rng)
         return out
 
     # ------------------------------------------------------------------ dunders

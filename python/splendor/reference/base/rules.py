@@ -1,69 +1,23 @@
-"""The rules of the base game on a plain, readable state (docs/base.md, Phases and the turn).
-
-:class:`BaseCore` holds the state and the rules: which actions are legal and what an
-action does. The public class :class:`splendor.reference.base.BaseState` adds the
-checked API, JSON, observations and determinization on top.
+"""The rules of the base game (docs/base.md, Phases and the turn): which actions are legal
+and what an action does, on the plain state of :mod:`splendor.reference.base.state`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from itertools import product
 
-from splendor.reference import base_actions as A
-from splendor.reference.base_data import (
-    CARDS,
-    GOLD,
-    NOBLES,
-    NUM_LEVELS,
-    SLOTS,
-    Card,
+from splendor.reference.base import actions as A
+from splendor.reference.base.cards import CARDS, GOLD, NOBLES, NUM_LEVELS, SLOTS, Card
+from splendor.reference.base.state import (
+    MAX_RESERVED,
+    TOKEN_LIMIT,
+    WINNING_POINTS,
+    BaseCore,
+    PlayerState,
+    Reserve,
 )
 
-TOKEN_LIMIT = 10
-WINNING_POINTS = 15
-MAX_RESERVED = 3
-PHASES = ("main", "pay", "return", "noble", "over")
-GEMS_PER_COLOUR = {2: 4, 3: 5, 4: 7}
-GOLD_TOKENS = 5
-MAX_TURN_CAP = 1_000_000
-
 GoldVector = tuple[int, int, int, int, int]
-
-
-@dataclass
-class Reserve:
-    """A reserved card; ``hidden`` when it was reserved blind from a deck."""
-
-    card: int
-    hidden: bool
-
-    @property
-    def level(self) -> int:
-        return CARDS[self.card].level
-
-
-@dataclass
-class PlayerState:
-    """One seat: tokens (5 colours + gold), bought cards, claimed nobles, reserves."""
-
-    tokens: list[int] = field(default_factory=lambda: [0] * 6)
-    cards: list[int] = field(default_factory=list)
-    nobles: list[int] = field(default_factory=list)
-    reserved: list[Reserve] = field(default_factory=list)
-
-    def bonuses(self) -> list[int]:
-        """Bonus per colour: the number of bought cards of that colour."""
-        out = [0] * 5
-        for c in self.cards:
-            out[CARDS[c].bonus] += 1
-        return out
-
-    def points(self) -> int:
-        return sum(CARDS[c].points for c in self.cards) + sum(NOBLES[n].points for n in self.nobles)
-
-    def num_tokens(self) -> int:
-        return sum(self.tokens)
 
 
 def can_afford(player: PlayerState, bonuses: list[int], card: Card) -> bool:
@@ -89,30 +43,10 @@ def payments(player: PlayerState, card: Card) -> list[GoldVector]:
     return out
 
 
-class BaseCore:
-    """The full state of a base game and its rules (no input checking here)."""
-
-    num_players: int
-    turn_cap: int
-    turn: int
-    passes: int
-    phase: str
-    pending: int | None
-    bank: list[int]
-    board: list[list[int | None]]
-    decks: list[list[int]]
-    nobles: list[int]
-    players: list[PlayerState]
+class BaseRules(BaseCore):
+    """The rules of the base game over its state (no input checking here)."""
 
     # ----------------------------------------------------------------- queries
-
-    @property
-    def current(self) -> int | None:
-        """The seat to decide, None when the game is over."""
-        return None if self.phase == "over" else self.turn % self.num_players
-
-    def mover(self) -> PlayerState:
-        return self.players[self.turn % self.num_players]
 
     def buy_target(self, a: int) -> Card | None:
         """The card a buy action (face-up or reserved) refers to, if it exists."""
@@ -172,9 +106,6 @@ class BaseCore:
             if card is not None and can_afford(me, bonuses, card):
                 ids.append(a)
         return ids or [A.PASS]
-
-    def scores(self) -> list[int]:
-        return [p.points() for p in self.players]
 
     def end_reason(self) -> str | None:
         """Why the game would end after the turn just completed (step 3 of the turn)."""
@@ -251,10 +182,6 @@ class BaseCore:
         for c in colours:
             self.bank[c] -= 1
             self.mover().tokens[c] += 1
-
-    def _draw(self, level: int) -> int | None:
-        deck = self.decks[level]
-        return deck.pop(0) if deck else None
 
     def _reserve(self, a: int) -> None:
         me = self.mover()
