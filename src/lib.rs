@@ -13,6 +13,7 @@
 
 pub mod action_text;
 pub mod cancel;
+pub mod cardfile;
 pub mod cardset;
 pub mod env;
 pub mod explain;

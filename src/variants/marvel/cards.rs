@@ -1,4 +1,5 @@
-//! Marvel card and location tables, parsed from CSV text at runtime.
+//! Marvel card and location tables, read from their card files at run time
+//! ([`crate::cardfile`], docs/contract.md, *Card files*).
 //!
 //! The bundled files (`python/splendor/data/marvel/*.csv`, shared with the
 //! reference engine) are compiled in with `include_str!` and parsed once. A
@@ -9,6 +10,7 @@
 //! program loads a handful), while the Python bindings keep each set alive
 //! only as long as a state object uses it (`src/python/marvel_data.rs`).
 
+use crate::cardfile;
 use crate::game::GameError;
 use crate::gems::Gems;
 use sha2::{Digest, Sha256};
@@ -166,158 +168,24 @@ fn intern(d: MarvelData) -> &'static MarvelData {
     leaked
 }
 
-fn err(file: &str, row: usize, msg: String) -> GameError {
-    GameError::CardData(format!("{file} row {row}: {msg}"))
-}
-
-/// Field padding that the parser ignores: ASCII spaces and tabs only (both
-/// engines strip exactly these, so no Unicode table can make them differ).
-fn trim(s: &str) -> &str {
-    s.trim_matches([' ', '\t'])
-}
-
-/// Splits one CSV line (docs/marvel.md §1): a field is unquoted text without
-/// `"`, or `"` ... `"` with `""` for a quote inside and nothing after the
-/// closing quote but the next comma. Anything else is malformed (`None`).
-fn split_csv(line: &str) -> Option<Vec<String>> {
-    let mut out = Vec::new();
-    let mut chars = line.chars().peekable();
-    loop {
-        let mut field = String::new();
-        if chars.peek() == Some(&'"') {
-            chars.next();
-            loop {
-                match chars.next()? {
-                    '"' if chars.peek() == Some(&'"') => {
-                        field.push('"');
-                        chars.next();
-                    }
-                    '"' => break,
-                    c => field.push(c),
-                }
-            }
-            match chars.next() {
-                None => {
-                    out.push(field);
-                    return Some(out);
-                }
-                Some(',') => out.push(field),
-                Some(_) => return None,
-            }
-        } else {
-            loop {
-                match chars.next() {
-                    None => {
-                        out.push(field);
-                        return Some(out);
-                    }
-                    Some(',') => break,
-                    Some('"') => return None,
-                    Some(c) => field.push(c),
-                }
-            }
-            out.push(field);
-        }
-    }
-}
-
-/// Data rows as (1-based row number counting the header, fields). Lines end
-/// at `\n` (a `\r` before it is dropped, a leading byte-order mark ignored);
-/// empty lines are skipped and not counted.
-fn rows(text: &str, file: &str, header: &[&str]) -> Result<Vec<(usize, Vec<String>)>, GameError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut out = Vec::new();
-    let mut seen_header = false;
-    let lines = text
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .filter(|l| !l.is_empty());
-    for (i, line) in lines.enumerate() {
-        let row = i + 1;
-        let Some(fields) = split_csv(line) else {
-            return Err(err(
-                file,
-                row,
-                "malformed quotes (a quoted field is \"...\" with \"\" for a quote, \
-                 followed by a comma or the end of the line)"
-                    .into(),
-            ));
-        };
-        if row == 1 {
-            let head_ok = fields.len() == header.len()
-                && fields.iter().zip(header).all(|(a, b)| trim(a) == *b);
-            if !head_ok {
-                return Err(err(file, 1, format!("header must be {}", header.join(","))));
-            }
-            seen_header = true;
-            continue;
-        }
-        if fields.len() != header.len() {
-            return Err(err(
-                file,
-                row,
-                format!("expected {} columns, got {}", header.len(), fields.len()),
-            ));
-        }
-        out.push((row, fields));
-    }
-    if !seen_header {
-        return Err(err(file, 1, format!("header must be {}", header.join(","))));
-    }
-    Ok(out)
-}
-
-fn int(file: &str, row: usize, col: &str, text: &str, lo: u32, hi: u32) -> Result<u8, GameError> {
-    let s = trim(text);
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(GameError::CardData(format!(
-            "{file} row {row} column {col}: {text:?} is not an integer"
-        )));
-    }
-    let digits = s.trim_start_matches('0');
-    let v: u32 = if digits.len() > 9 {
-        u32::MAX
-    } else {
-        digits.parse().unwrap_or(0)
-    };
-    if v < lo || v > hi {
-        return Err(GameError::CardData(crate::game::range_message(
-            &format!("{file} row {row} column {col}"),
-            lo,
-            hi,
-            s,
-        )));
-    }
-    Ok(v as u8)
-}
-
-fn name(file: &str, row: usize, text: &str) -> Result<String, GameError> {
-    let s = trim(text);
-    if s.is_empty() {
-        return Err(GameError::CardData(format!(
-            "{file} row {row} column name: empty name"
-        )));
-    }
-    if s.chars().any(char::is_control) {
-        return Err(GameError::CardData(format!(
-            "{file} row {row} column name: {s:?} holds a control character"
-        )));
-    }
-    Ok(s.to_string())
+/// A card-file message as the error `from_json` and `new_game` raise.
+fn bad(msg: String) -> GameError {
+    GameError::CardData(msg)
 }
 
 fn parse_cards(text: &str, file: &str) -> Result<Vec<Card>, GameError> {
-    let rows = rows(text, file, &CARD_HEADER)?;
+    let rows = cardfile::rows(text, file, &CARD_HEADER).map_err(bad)?;
     if rows.len() != NUM_CARDS {
-        return Err(GameError::CardData(format!(
+        return Err(bad(format!(
             "{file}: expected {NUM_CARDS} cards, got {}",
             rows.len()
         )));
     }
+    let int = |row, col, text, lo, hi| cardfile::int(file, row, col, text, lo, hi).map_err(bad);
     let mut cards = Vec::with_capacity(NUM_CARDS);
-    for (i, (row, f)) in rows.iter().enumerate() {
-        let row = *row;
-        let level = int(file, row, "level", &f[0], 1, 3)?;
+    for (i, r) in rows.iter().enumerate() {
+        let (row, f) = (r.number, &r.fields);
+        let level = int(row, "level", &f[0], 1, 3)?;
         let expected = if i < 40 {
             1
         } else if i < 70 {
@@ -326,29 +194,26 @@ fn parse_cards(text: &str, file: &str) -> Result<Vec<Card>, GameError> {
             3
         };
         if level != expected {
-            return Err(GameError::CardData(format!(
+            return Err(bad(format!(
                 "{file} row {row} column level: expected level {expected} \
                  (40 level-1, then 30 level-2, then 20 level-3 rows)"
             )));
         }
-        let Some(bonus) = COLOURS
-            .iter()
-            .position(|c| trim(&f[1]).eq_ignore_ascii_case(c))
-        else {
-            return Err(GameError::CardData(format!(
+        let Some(bonus) = cardfile::choice(&f[1], &COLOURS) else {
+            return Err(bad(format!(
                 "{file} row {row} column bonus: unknown colour {:?}",
                 f[1]
             )));
         };
-        let points = int(file, row, "points", &f[2], 0, 9)?;
-        let avengers = int(file, row, "avengers", &f[3], 0, 3)?;
-        let time_stone = int(file, row, "time_stone", &f[4], 0, 1)? == 1;
+        let points = int(row, "points", &f[2], 0, 9)?;
+        let avengers = int(row, "avengers", &f[3], 0, 3)?;
+        let time_stone = int(row, "time_stone", &f[4], 0, 1)? == 1;
         let mut cost = [0u8; 5];
         for c in 0..5 {
-            cost[c] = int(file, row, COLOURS[c], &f[5 + c], 0, 9)?;
+            cost[c] = int(row, COLOURS[c], &f[5 + c], 0, 9)?;
         }
         if cost.iter().all(|&x| x == 0) {
-            return Err(GameError::CardData(format!(
+            return Err(bad(format!(
                 "{file} row {row} column purple: a card must cost something"
             )));
         }
@@ -359,43 +224,44 @@ fn parse_cards(text: &str, file: &str) -> Result<Vec<Card>, GameError> {
             avengers,
             time_stone,
             cost: Gems::from_counts(&cost),
-            name: name(file, row, &f[10])?,
+            name: cardfile::name(file, row, &f[10]).map_err(bad)?,
         });
     }
     Ok(cards)
 }
 
 fn parse_locations(text: &str, file: &str) -> Result<Vec<Location>, GameError> {
-    let rows = rows(text, file, &LOCATION_HEADER)?;
+    let rows = cardfile::rows(text, file, &LOCATION_HEADER).map_err(bad)?;
     if rows.len() != NUM_LOCATIONS {
-        return Err(GameError::CardData(format!(
+        return Err(bad(format!(
             "{file}: expected {NUM_LOCATIONS} locations, got {}",
             rows.len()
         )));
     }
+    let int = |row, col, text, lo, hi| cardfile::int(file, row, col, text, lo, hi).map_err(bad);
     let mut out = Vec::with_capacity(NUM_LOCATIONS);
-    for (i, (row, f)) in rows.iter().enumerate() {
-        let row = *row;
-        let tile = int(file, row, "tile", &f[0], 1, 4)?;
+    for (i, r) in rows.iter().enumerate() {
+        let (row, f) = (r.number, &r.fields);
+        let tile = int(row, "tile", &f[0], 1, 4)?;
         if usize::from(tile) != i / 2 + 1 {
-            return Err(GameError::CardData(format!(
+            return Err(bad(format!(
                 "{file} row {row} column tile: expected tile {}",
                 i / 2 + 1
             )));
         }
         let side = ["A", "B"][i % 2];
-        if !trim(&f[1]).eq_ignore_ascii_case(side) {
-            return Err(GameError::CardData(format!(
+        if cardfile::choice(&f[1], &[side]).is_none() {
+            return Err(bad(format!(
                 "{file} row {row} column side: expected side {side}"
             )));
         }
-        let points = int(file, row, "points", &f[2], 0, 9)?;
+        let points = int(row, "points", &f[2], 0, 9)?;
         let mut req = [0u8; 5];
         for c in 0..5 {
-            req[c] = int(file, row, COLOURS[c], &f[3 + c], 0, 9)?;
+            req[c] = int(row, COLOURS[c], &f[3 + c], 0, 9)?;
         }
         if req.iter().all(|&x| x == 0) {
-            return Err(GameError::CardData(format!(
+            return Err(bad(format!(
                 "{file} row {row} column purple: a location must require bonuses"
             )));
         }
@@ -404,7 +270,7 @@ fn parse_locations(text: &str, file: &str) -> Result<Vec<Location>, GameError> {
             side: (i % 2) as u8,
             points,
             requirement: Gems::from_counts(&req),
-            name: name(file, row, &f[8])?,
+            name: cardfile::name(file, row, &f[8]).map_err(bad)?,
         });
     }
     Ok(out)
@@ -490,17 +356,5 @@ mod tests {
         let (c, l) = d.canonical_csv();
         assert!(l.contains("\"Avengers Tower, NYC\""));
         assert_eq!(&MarvelData::parse(&c, &l).unwrap(), d);
-    }
-
-    #[test]
-    fn csv_quotes() {
-        let some = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert_eq!(split_csv(r#"1,"a, b",c"#), some(&["1", "a, b", "c"]));
-        assert_eq!(split_csv(r#""say ""hi""",x"#), some(&[r#"say "hi""#, "x"]));
-        assert_eq!(split_csv(r#"a,"""#), some(&["a", ""]));
-        assert_eq!(split_csv(r#"a,b""#), None);
-        assert_eq!(split_csv(r#""a"b,c"#), None);
-        assert_eq!(split_csv(r#""a,b"#), None);
-        assert_eq!(split_csv(r#" "a",b"#), None);
     }
 }

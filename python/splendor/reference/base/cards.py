@@ -1,18 +1,16 @@
 """Card and noble data of the base game, loaded from ``splendor/data/base/*.csv``.
 
-The CSV files are the single source of truth shared with the Rust engine; a card's
-id is its 0-based data row, a noble's id likewise.
+The CSV files are the single source of truth shared with the Rust engine, read by the
+one card-file reader (:mod:`splendor.reference.cardfile`) with the same checks as
+``build/base.rs``; a card's id is its 0-based data row, a noble's id likewise.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
-from importlib import resources
 
 from splendor.errors import CardDataError
-from splendor.reference.common import range_message
+from splendor.reference import cardfile
 
 COLOURS = ("white", "blue", "green", "red", "black")
 """The five gem colours in the order used everywhere (gold is index 5)."""
@@ -24,6 +22,7 @@ NUM_LEVELS = 3
 SLOTS = 4
 NOBLE_POINTS = 3
 CARDS_PER_LEVEL = (40, 30, 20)
+NUM_NOBLES = 10
 CARDS_CHECKSUM = 129012480
 NOBLES_CHECKSUM = 20275
 
@@ -48,82 +47,53 @@ class Noble:
     req: tuple[int, int, int, int, int]
 
 
-def _read_rows(name: str, header: list[str]) -> list[list[str]]:
-    try:
-        text = (
-            resources.files("splendor")
-            .joinpath("data")
-            .joinpath("base")
-            .joinpath(name)
-            .read_text("utf-8")
-        )
-    except OSError as exc:
-        raise CardDataError(f"base/{name}: cannot read: {exc}") from None
-    rows = list(csv.reader(io.StringIO(text)))
-    if not rows or [h.strip() for h in rows[0]] != header:
-        raise CardDataError(f"base/{name}: header must be {','.join(header)}")
-    return [r for r in rows[1:] if r]
-
-
-def _int_field(name: str, row: int, column: str, text: str, lo: int, hi: int) -> int:
-    try:
-        value = int(text.strip())
-    except ValueError:
-        raise CardDataError(
-            f"base/{name}: data row {row}, column {column}: {text!r} is not an integer"
-        ) from None
-    if not lo <= value <= hi:
-        raise CardDataError(
-            range_message(f"base/{name}: data row {row}, column {column}", lo, hi, value)
-        )
-    return value
-
-
 def _five(name: str, row: int, fields: list[str]) -> tuple[int, int, int, int, int]:
-    w, u, g, r, k = (
-        _int_field(name, row, COLOURS[c], fields[c], 0, 7) for c in range(len(COLOURS))
-    )
+    w, u, g, r, k = (cardfile.integer(name, row, COLOURS[c], fields[c], 0, 9) for c in range(5))
     return (w, u, g, r, k)
 
 
-def load_cards() -> tuple[Card, ...]:
+def load_cards(text: str | None = None) -> tuple[Card, ...]:
     """Read and check ``cards.csv`` (CardDataError naming row and column on a bad file)."""
-    name = "cards.csv"
-    rows = _read_rows(name, ["level", "bonus", "points", *COLOURS])
-    cards: list[Card] = []
-    for i, fields in enumerate(rows):
-        if len(fields) != 8:
-            raise CardDataError(f"base/{name}: data row {i}: expected 8 columns, got {len(fields)}")
-        level = _int_field(name, i, "level", fields[0], 1, NUM_LEVELS)
-        bonus_name = fields[1].strip()
-        if bonus_name not in COLOURS:
-            raise CardDataError(
-                f"base/{name}: data row {i}, column bonus: {bonus_name!r} is not a colour"
-            )
-        points = _int_field(name, i, "points", fields[2], 0, 5)
-        cards.append(Card(i, level, COLOURS.index(bonus_name), points, _five(name, i, fields[3:])))
-    levels = [c.level for c in cards]
+    name = "base/cards.csv"
+    if text is None:
+        text = cardfile.bundled_text("base", "cards.csv")
+    rows = cardfile.rows(text, name, ["level", "bonus", "points", *COLOURS])
+    if len(rows) != sum(CARDS_PER_LEVEL):
+        raise CardDataError(f"{name}: expected {sum(CARDS_PER_LEVEL)} cards, got {len(rows)}")
     expected = [lv for lv, n in zip((1, 2, 3), CARDS_PER_LEVEL, strict=True) for _ in range(n)]
-    if levels != expected:
-        raise CardDataError(
-            f"base/{name}: expected {CARDS_PER_LEVEL} cards of levels 1/2/3 in level order"
-        )
+    cards: list[Card] = []
+    for i, r in enumerate(rows):
+        row, fields = r.number, r.fields
+        level = cardfile.integer(name, row, "level", fields[0], 1, NUM_LEVELS)
+        if level != expected[i]:
+            raise CardDataError(
+                f"{name} row {row} column level: expected level {expected[i]}"
+                " (40 level-1, then 30 level-2, then 20 level-3 rows)"
+            )
+        bonus = cardfile.choice(fields[1], COLOURS)
+        if bonus is None:
+            raise CardDataError(f"{name} row {row} column bonus: unknown colour {fields[1]!r}")
+        points = cardfile.integer(name, row, "points", fields[2], 0, 9)
+        cards.append(Card(i, level, bonus, points, _five(name, row, fields[3:])))
     return tuple(cards)
 
 
-def load_nobles() -> tuple[Noble, ...]:
+def load_nobles(text: str | None = None) -> tuple[Noble, ...]:
     """Read and check ``nobles.csv``."""
-    name = "nobles.csv"
-    rows = _read_rows(name, ["points", *COLOURS])
-    nobles: list[Noble] = []
-    for i, fields in enumerate(rows):
-        if len(fields) != 6:
-            raise CardDataError(f"base/{name}: data row {i}: expected 6 columns, got {len(fields)}")
-        points = _int_field(name, i, "points", fields[0], 0, 9)
-        nobles.append(Noble(i, points, _five(name, i, fields[1:])))
-    if len(nobles) != 10:
-        raise CardDataError(f"base/{name}: expected 10 nobles, got {len(nobles)}")
-    return tuple(nobles)
+    name = "base/nobles.csv"
+    if text is None:
+        text = cardfile.bundled_text("base", "nobles.csv")
+    rows = cardfile.rows(text, name, ["points", *COLOURS])
+    if len(rows) != NUM_NOBLES:
+        raise CardDataError(f"{name}: expected {NUM_NOBLES} nobles, got {len(rows)}")
+    return tuple(
+        Noble(
+            i,
+            cardfile.integer(name, r.number, "points", r.fields[0], 0, 9),
+            _five(name, r.number, r.fields[1:]),
+        )
+        for i, r in enumerate(rows)
+    )
 
 
 def cards_checksum(cards: tuple[Card, ...]) -> int:

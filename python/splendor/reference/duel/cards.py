@@ -1,18 +1,17 @@
 """Splendor Duel card and royal data (docs/duel.md, Data and ids).
 
 Cards and royals are loaded from ``splendor/data/duel/*.csv``, the single source of
-truth shared with the Rust engine; a card's id is its 0-based data row.
+truth shared with the Rust engine, read by the one card-file reader
+(:mod:`splendor.reference.cardfile`) with the same checks as ``build/duel.rs``; a card's
+id is its 0-based data row.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
-from importlib import resources
 
 from splendor.errors import CardDataError
-from splendor.reference.common import range_message
+from splendor.reference import cardfile
 
 COLOURS = ("white", "blue", "green", "red", "black")
 KINDS = "wugrkpy"
@@ -63,90 +62,87 @@ class Royal:
     abilities: tuple[str, ...]
 
 
-def _read_rows(name: str, header: list[str]) -> list[list[str]]:
-    try:
-        root = resources.files("splendor").joinpath("data").joinpath("duel")
-        text = root.joinpath(name).read_text("utf-8")
-    except OSError as exc:
-        raise CardDataError(f"duel/{name}: cannot read: {exc}") from None
-    rows = list(csv.reader(io.StringIO(text)))
-    if not rows or [h.strip() for h in rows[0]] != header:
-        raise CardDataError(f"duel/{name}: header must be {','.join(header)}")
-    out = [[f.strip() for f in r] for r in rows[1:] if r]
-    for i, r in enumerate(out):
-        if len(r) != len(header):
-            raise CardDataError(
-                f"duel/{name}: data row {i}: expected {len(header)} columns, got {len(r)}"
-            )
-    return out
-
-
-def _int(name: str, row: int, column: str, text: str, hi: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise CardDataError(
-            f"duel/{name}: data row {row}, column {column}: {text!r} is not an integer"
-        ) from None
-    if not 0 <= value <= hi:
-        raise CardDataError(
-            range_message(f"duel/{name}: data row {row}, column {column}", 0, hi, value)
-        )
-    return value
+ROYAL_ABILITIES = ("again", "steal", "privilege")
+"""The abilities a royal card may have (no token, no wild)."""
+NUM_ROYALS = 4
 
 
 def _abilities(name: str, row: int, text: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
-    if text == "none":
+    """``none``, or ability names from ``allowed`` joined by ``+`` (ASCII case ignored)."""
+    if cardfile.choice(text, ("none",)) is not None:
         return ()
-    parts = tuple(text.split("+"))
-    if any(p not in allowed for p in parts):
-        raise CardDataError(f"duel/{name}: data row {row}, column ability: unknown {text!r}")
-    return parts
+    out = []
+    for part in cardfile.trim(text).split("+"):
+        known = cardfile.choice(part, allowed)
+        if known is None:
+            raise CardDataError(f"{name} row {row} column ability: unknown ability {text!r}")
+        out.append(allowed[known])
+    return tuple(out)
 
 
-def load_cards() -> tuple[Card, ...]:
+def load_cards(text: str | None = None) -> tuple[Card, ...]:
     """Read and check ``cards.csv`` (CardDataError naming row and column)."""
-    name = "cards.csv"
+    name = "duel/cards.csv"
+    if text is None:
+        text = cardfile.bundled_text("duel", "cards.csv")
+    rows = cardfile.rows(text, name, CARD_HEADER)
+    if len(rows) != sum(CARDS_PER_LEVEL):
+        raise CardDataError(f"{name}: expected {sum(CARDS_PER_LEVEL)} cards, got {len(rows)}")
+    expected = [lv for lv, n in zip((1, 2, 3), CARDS_PER_LEVEL, strict=True) for _ in range(n)]
     cards: list[Card] = []
-    for i, f in enumerate(_read_rows(name, CARD_HEADER)):
-        level = _int(name, i, "level", f[0], 3)
-        if f[1] not in BONUSES:
-            raise CardDataError(f"duel/{name}: data row {i}, column bonus: unknown {f[1]!r}")
-        bonus = BONUSES.index(f[1])
-        abilities = _abilities(name, i, f[5], ABILITIES)
+    for i, r in enumerate(rows):
+        row, f = r.number, r.fields
+
+        def num(col: str, text: str, lo: int, hi: int, row: int = row) -> int:
+            return cardfile.integer(name, row, col, text, lo, hi)
+
+        level = num("level", f[0], 1, 3)
+        if level != expected[i]:
+            raise CardDataError(
+                f"{name} row {row} column level: expected level {expected[i]}"
+                " (30 level-1, then 24 level-2, then 13 level-3 rows)"
+            )
+        bonus = cardfile.choice(f[1], BONUSES)
+        if bonus is None:
+            raise CardDataError(f"{name} row {row} column bonus: unknown bonus {f[1]!r}")
+        abilities = _abilities(name, row, f[5], ABILITIES)
         if (bonus == WILD) != ("wild" in abilities):
             raise CardDataError(
-                f"duel/{name}: data row {i}, column ability: wild exactly on wild cards"
+                f"{name} row {row} column ability: a card has the wild ability exactly when"
+                " its bonus is wild"
             )
-        cost = tuple(_int(name, i, CARD_HEADER[6 + k], f[6 + k], 15) for k in range(6))
+        cost = tuple(num(CARD_HEADER[6 + k], f[6 + k], 0, 15) for k in range(6))
         cards.append(
             Card(
                 i,
                 level,
                 bonus,
-                _int(name, i, "bonus_count", f[2], 2),
-                _int(name, i, "points", f[3], 20),
-                _int(name, i, "crowns", f[4], 10),
+                num("bonus_count", f[2], 0, 2),
+                num("points", f[3], 0, 20),
+                num("crowns", f[4], 0, 10),
                 abilities,
                 (cost[0], cost[1], cost[2], cost[3], cost[4], cost[5]),
             )
         )
-    expected = [lv for lv, n in zip((1, 2, 3), CARDS_PER_LEVEL, strict=True) for _ in range(n)]
-    if [c.level for c in cards] != expected:
-        raise CardDataError(f"duel/{name}: expected {CARDS_PER_LEVEL} cards of levels 1/2/3")
     return tuple(cards)
 
 
-def load_royals() -> tuple[Royal, ...]:
+def load_royals(text: str | None = None) -> tuple[Royal, ...]:
     """Read and check ``royals.csv``."""
-    name = "royals.csv"
-    royals = [
-        Royal(i, _int(name, i, "points", f[0], 20), _abilities(name, i, f[1], ABILITIES[:4]))
-        for i, f in enumerate(_read_rows(name, ["points", "ability"]))
-    ]
-    if len(royals) != 4:
-        raise CardDataError(f"duel/{name}: expected 4 royals, got {len(royals)}")
-    return tuple(royals)
+    name = "duel/royals.csv"
+    if text is None:
+        text = cardfile.bundled_text("duel", "royals.csv")
+    rows = cardfile.rows(text, name, ["points", "ability"])
+    if len(rows) != NUM_ROYALS:
+        raise CardDataError(f"{name}: expected {NUM_ROYALS} royals, got {len(rows)}")
+    return tuple(
+        Royal(
+            i,
+            cardfile.integer(name, r.number, "points", r.fields[0], 0, 20),
+            _abilities(name, r.number, r.fields[1], ROYAL_ABILITIES),
+        )
+        for i, r in enumerate(rows)
+    )
 
 
 CARDS = load_cards()

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-import unicodedata
 import weakref
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from splendor.errors import CardDataError
-from splendor.reference.common import range_message
+from splendor.reference import cardfile
 
 COLOURS = ("purple", "blue", "red", "orange", "yellow")
 LETTERS = "pbroy"
@@ -88,8 +86,7 @@ BUNDLED_ID = "dad7c19708885f3100a76bf6321cd8d85bf6c71037a5173cc907cfd74e78f921"
 def _read_text(source: object, default: str) -> tuple[str, str]:
     """The text of a file argument: None (bundled), a path, or the CSV text itself."""
     if source is None:
-        ref = resources.files("splendor").joinpath("data").joinpath("marvel").joinpath(default)
-        return ref.read_bytes().decode("utf-8"), default
+        return cardfile.bundled_text("marvel", default), default
     if isinstance(source, str) and "\n" in source:
         text = source
         name = "<text>"
@@ -111,151 +108,64 @@ def _read_text(source: object, default: str) -> tuple[str, str]:
     return text, name
 
 
-def _trim(s: str) -> str:
-    """Field padding the parser ignores: ASCII spaces and tabs only."""
-    return s.strip(" \t")
-
-
-def _split(line: str) -> list[str] | None:
-    """One CSV line as fields, or None when its quotes are malformed (docs/marvel.md 1)."""
-    fields: list[str] = []
-    i, n = 0, len(line)
-    while True:
-        field = []
-        if i < n and line[i] == '"':
-            i += 1
-            while True:
-                if i >= n:
-                    return None
-                if line[i] == '"':
-                    if i + 1 < n and line[i + 1] == '"':
-                        field.append('"')
-                        i += 2
-                        continue
-                    i += 1
-                    break
-                field.append(line[i])
-                i += 1
-            fields.append("".join(field))
-            if i >= n:
-                return fields
-            if line[i] != ",":
-                return None
-            i += 1
-        else:
-            j = line.find(",", i)
-            end = n if j < 0 else j
-            if '"' in line[i:end]:
-                return None
-            fields.append(line[i:end])
-            if j < 0:
-                return fields
-            i = j + 1
-
-
-def _rows(text: str, name: str, header: list[str]) -> list[tuple[int, list[str]]]:
-    """Data rows as (1-based row counting the header, fields); empty lines are skipped."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    lines = [line.removesuffix("\r") for line in text.split("\n")]
-    out: list[tuple[int, list[str]]] = []
-    seen_header = False
-    for row, line in enumerate((line for line in lines if line), start=1):
-        fields = _split(line)
-        if fields is None:
-            raise CardDataError(
-                f'{name} row {row}: malformed quotes (a quoted field is "..." with "" for '
-                "a quote, followed by a comma or the end of the line)"
-            )
-        if row == 1:
-            if [_trim(f) for f in fields] != header:
-                raise CardDataError(f"{name} row 1: header must be {','.join(header)}")
-            seen_header = True
-            continue
-        if len(fields) != len(header):
-            raise CardDataError(
-                f"{name} row {row}: expected {len(header)} columns, got {len(fields)}"
-            )
-        out.append((row, fields))
-    if not seen_header:
-        raise CardDataError(f"{name} row 1: header must be {','.join(header)}")
-    return out
-
-
-def _int(name: str, row: int, col: str, text: str, lo: int, hi: int) -> int:
-    s = _trim(text)
-    if not (s.isascii() and s.isdigit()):
-        raise CardDataError(f"{name} row {row} column {col}: {text!r} is not an integer")
-    v = int(s)
-    if not lo <= v <= hi:
-        raise CardDataError(range_message(f"{name} row {row} column {col}", lo, hi, s))
-    return v
-
-
-def _name(name: str, row: int, text: str) -> str:
-    s = _trim(text)
-    if not s:
-        raise CardDataError(f"{name} row {row} column name: empty name")
-    if any(unicodedata.category(ch) == "Cc" for ch in s):
-        raise CardDataError(f"{name} row {row} column name: {s!r} holds a control character")
-    return s
-
-
-def _choice(text: str, options: tuple[str, ...]) -> int | None:
-    """The index of ``text`` among ``options``, ignoring ASCII case and padding."""
-    s = _trim(text)
-    if not s.isascii():
-        return None
-    s = s.lower()
-    return next((i for i, o in enumerate(options) if o.lower() == s), None)
-
-
 def parse_cards(text: str, name: str = "cards.csv") -> tuple[Card, ...]:
     """Parse and validate a card file (CardDataError names the row and column)."""
-    rows = _rows(text, name, CARD_HEADER)
+    rows = cardfile.rows(text, name, CARD_HEADER)
     if len(rows) != NUM_CARDS:
         raise CardDataError(f"{name}: expected {NUM_CARDS} cards, got {len(rows)}")
     cards = []
-    for i, (row, r) in enumerate(rows):
-        level = _int(name, row, "level", r[0], 1, 3)
+    for i, row_ in enumerate(rows):
+        row, r = row_.number, row_.fields
+        level = cardfile.integer(name, row, "level", r[0], 1, 3)
         expected = 1 if i < 40 else 2 if i < 70 else 3
         if level != expected:
             raise CardDataError(
                 f"{name} row {row} column level: expected level {expected} "
                 "(40 level-1, then 30 level-2, then 20 level-3 rows)"
             )
-        bonus = _choice(r[1], COLOURS)
+        bonus = cardfile.choice(r[1], COLOURS)
         if bonus is None:
             raise CardDataError(f"{name} row {row} column bonus: unknown colour {r[1]!r}")
-        points = _int(name, row, "points", r[2], 0, 9)
-        avengers = _int(name, row, "avengers", r[3], 0, 3)
-        time_stone = _int(name, row, "time_stone", r[4], 0, 1)
-        cost = tuple(_int(name, row, COLOURS[c], r[5 + c], 0, 9) for c in range(5))
+        points = cardfile.integer(name, row, "points", r[2], 0, 9)
+        avengers = cardfile.integer(name, row, "avengers", r[3], 0, 3)
+        time_stone = cardfile.integer(name, row, "time_stone", r[4], 0, 1)
+        cost = tuple(cardfile.integer(name, row, COLOURS[c], r[5 + c], 0, 9) for c in range(5))
         if sum(cost) == 0:
             raise CardDataError(f"{name} row {row} column purple: a card must cost something")
         cards.append(
-            Card(i, level, bonus, points, avengers, time_stone, cost, _name(name, row, r[10]))
+            Card(
+                i,
+                level,
+                bonus,
+                points,
+                avengers,
+                time_stone,
+                cost,
+                cardfile.name_field(name, row, r[10]),
+            )
         )
     return tuple(cards)
 
 
 def parse_locations(text: str, name: str = "locations.csv") -> tuple[Location, ...]:
     """Parse and validate a location file (CardDataError names the row and column)."""
-    rows = _rows(text, name, LOCATION_HEADER)
+    rows = cardfile.rows(text, name, LOCATION_HEADER)
     if len(rows) != NUM_LOCATIONS:
         raise CardDataError(f"{name}: expected {NUM_LOCATIONS} locations, got {len(rows)}")
     locs = []
-    for i, (row, r) in enumerate(rows):
-        tile = _int(name, row, "tile", r[0], 1, 4)
+    for i, row_ in enumerate(rows):
+        row, r = row_.number, row_.fields
+        tile = cardfile.integer(name, row, "tile", r[0], 1, 4)
         if tile != i // 2 + 1:
             raise CardDataError(f"{name} row {row} column tile: expected tile {i // 2 + 1}")
-        if _choice(r[1], ("A", "B")) != i % 2:
+        if cardfile.choice(r[1], ("A", "B")) != i % 2:
             raise CardDataError(f"{name} row {row} column side: expected side {'AB'[i % 2]}")
-        points = _int(name, row, "points", r[2], 0, 9)
-        req = tuple(_int(name, row, COLOURS[c], r[3 + c], 0, 9) for c in range(5))
+        points = cardfile.integer(name, row, "points", r[2], 0, 9)
+        req = tuple(cardfile.integer(name, row, COLOURS[c], r[3 + c], 0, 9) for c in range(5))
         if sum(req) == 0:
             raise CardDataError(f"{name} row {row} column purple: a location must require bonuses")
-        locs.append(Location(i, tile - 1, i % 2, points, req, _name(name, row, r[8])))
+        place = cardfile.name_field(name, row, r[8])
+        locs.append(Location(i, tile - 1, i % 2, points, req, place))
     return tuple(locs)
 
 
