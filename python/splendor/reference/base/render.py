@@ -1,43 +1,49 @@
-"""The text picture of a base-game state (``__str__``)."""
+"""The text picture of a base-game state (``__str__``), in the layout every variant shares
+(:mod:`splendor.reference.picture`)."""
 
 from __future__ import annotations
 
-from splendor.reference.base import actions as A
+from splendor.reference import picture
 from splendor.reference.base.cards import CARDS, LETTERS, NOBLES, NUM_LEVELS, TOKEN_LETTERS
-from splendor.reference.base.state import BaseCore
+from splendor.reference.base.rules import BaseRules
 
 
-def _cost(card: int) -> str:
+def _card(card: int) -> str:
+    """``#82 R 3pt cost 3w 5u 3g 3k``: id, bonus colour, points, cost."""
     c = CARDS[card]
-    parts = "".join(f"{n}{LETTERS[i]}" for i, n in enumerate(c.cost) if n)
-    return f"[{LETTERS[c.bonus]}{c.points} {parts or 'free'}]"
+    return f"#{card} {LETTERS[c.bonus].upper()} {c.points}pt cost {picture.cost(LETTERS, c.cost)}"
 
 
-def render(state: BaseCore) -> str:
+def _noble(noble: int) -> str:
+    """``N9 3pt (3g 3r 3k)``: id, points, requirement."""
+    n = NOBLES[noble]
+    return f"N{noble} {n.points}pt ({picture.cost(LETTERS, n.req)})"
+
+
+def render(state: BaseRules) -> str:
     """A readable multi-line picture of the board and the players."""
-    lines = []
-    head = f"Splendor, {state.num_players} players, turn {state.turn}, phase {state.phase}"
-    if state.current is not None:
-        head += f", player {state.current} to move"
-    if state.pending is not None:
-        head += f" (paying for `{A.action_text(state.pending)}`)"
-    lines.append(head)
-    lines.append("bank  " + " ".join(f"{TOKEN_LETTERS[c]}{n}" for c, n in enumerate(state.bank)))
-    nobles = " ".join(
-        f"#{x}:" + "".join(f"{r}{LETTERS[c]}" for c, r in enumerate(NOBLES[x].req) if r)
-        for x in state.nobles
-    )
-    lines.append(f"nobles {nobles or '-'}")
+    current = state.current
+    to_play = None if current is None else (current, state.phase)
+    p = picture.Picture("Splendor", state.num_players, state.turn, to_play)
+    p.line(f"bank: {picture.tokens(TOKEN_LETTERS, state.bank, True)}")
+    p.list("nobles", [_noble(x) for x in state.nobles])
     for level in reversed(range(NUM_LEVELS)):
-        cards = " ".join("[  empty  ]" if c is None else _cost(c) for c in state.board[level])
-        lines.append(f"L{level + 1} ({len(state.decks[level]):2} left) {cards}")
-    for seat, p in enumerate(state.players):
-        mark = ">" if seat == state.current else " "
-        tokens = " ".join(f"{TOKEN_LETTERS[c]}{n}" for c, n in enumerate(p.tokens))
-        bonus = " ".join(f"{LETTERS[c]}{n}" for c, n in enumerate(p.bonuses()))
-        reserved = " ".join(_cost(r.card) + ("*" if r.hidden else "") for r in p.reserved)
-        lines.append(
-            f"{mark}P{seat} {p.points():2} pts, {len(p.cards)} cards, nobles {p.nobles}"
-            f" | tokens {tokens} | bonus {bonus} | reserved {reserved or '-'}"
+        row = [None if c is None else _card(c) for c in state.board[level]]
+        p.card_row(level + 1, len(state.decks[level]), row)
+    for seat, pl in enumerate(state.players):
+        p.seat(
+            seat,
+            [
+                f"{pl.points()} points",
+                f"tokens [{picture.tokens(TOKEN_LETTERS, pl.tokens, False)}]",
+                f"bonuses [{picture.bonuses(LETTERS, pl.bonuses())}]",
+                f"{len(pl.cards)} cards",
+                f"nobles [{', '.join(f'N{x}' for x in pl.nobles)}]",
+            ],
         )
-    return "\n".join(lines)
+        for r in pl.reserved:
+            p.reserved(_card(r.card), r.hidden)
+    reason = state.end_reason() if state.phase == "over" else None
+    if reason is not None:
+        p.result(reason, () if reason == "truncated" else state.winners())
+    return p.finish()
