@@ -11,6 +11,8 @@ mod base;
 mod cardfile;
 #[path = "build/duel.rs"]
 mod duel;
+#[path = "build/tables.rs"]
+mod tables;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");

@@ -7,6 +7,9 @@ mod cardfile;
 #[allow(dead_code)]
 #[path = "../build/base.rs"]
 mod gen;
+#[allow(dead_code)]
+#[path = "../build/tables.rs"]
+mod tables;
 
 const CARDS: &str = include_str!("../python/splendor/data/base/cards.csv");
 const NOBLES: &str = include_str!("../python/splendor/data/base/nobles.csv");

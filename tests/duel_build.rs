@@ -8,6 +8,9 @@ mod cardfile;
 #[allow(dead_code)]
 #[path = "../build/duel.rs"]
 mod gen;
+#[allow(dead_code)]
+#[path = "../build/tables.rs"]
+mod tables;
 
 const CARDS: &str = include_str!("../python/splendor/data/duel/cards.csv");
 const ROYALS: &str = include_str!("../python/splendor/data/duel/royals.csv");
