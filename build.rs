@@ -1,15 +1,23 @@
 //! Turns the bundled card CSVs (python/splendor/data/, the single source of
-//! truth for both engines) into static Rust tables in `OUT_DIR`.
-//! Each variant's generator lives in `build/<variant>.rs`.
+//! truth for both engines) into static Rust tables in `OUT_DIR`, reading them
+//! with the one card-file reader the engine also uses at run time
+//! (`src/cardfile.rs`). Each variant's generator lives in `build/<variant>.rs`.
 
 #[path = "build/base.rs"]
 mod base;
+// Marvel's checks (`name`) are used at run time only.
+#[allow(dead_code)]
+#[path = "src/cardfile.rs"]
+mod cardfile;
 #[path = "build/duel.rs"]
 mod duel;
+#[path = "build/tables.rs"]
+mod tables;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build");
+    println!("cargo:rerun-if-changed=src/cardfile.rs");
     println!("cargo:rerun-if-changed=python/splendor/data");
     let root = std::path::PathBuf::from(
         std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),

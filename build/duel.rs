@@ -1,13 +1,15 @@
 //! Generator for Splendor Duel's card and royal tables.
 //!
-//! Reads `python/splendor/data/duel/{cards,royals}.csv` and writes
+//! Reads `python/splendor/data/duel/{cards,royals}.csv` with the one card-file
+//! reader (`src/cardfile.rs`, docs/contract.md, *Card files*) and writes
 //! `$OUT_DIR/duel_data.rs`: plain `const` arrays that
 //! `src/variants/duel/cards.rs` includes. A malformed row stops the build with
 //! a message naming the file, row and column: a silently wrong card would
-//! break every game.
+//! break every game. The reference engine checks the same things
+//! (`splendor/reference/duel/cards.py`).
 
-use std::fmt::Write as _;
-use std::fs;
+use crate::cardfile;
+use crate::tables;
 use std::path::Path;
 
 const CARD_HEADER: [&str; 12] = [
@@ -26,182 +28,143 @@ const CARD_HEADER: [&str; 12] = [
 ];
 const ROYAL_HEADER: [&str; 2] = ["points", "ability"];
 const BONUSES: [&str; 7] = ["white", "blue", "green", "red", "black", "wild", "none"];
+/// Ability names in flag-bit order: again 1, token 2, steal 4, privilege 8, wild 16.
+const ABILITIES: [&str; 5] = ["again", "token", "steal", "privilege", "wild"];
+/// The abilities a royal card may have (no token, no wild).
+const ROYAL_ABILITIES: [&str; 3] = ["again", "steal", "privilege"];
+const WILD: usize = 5;
 const CARDS_PER_LEVEL: [usize; 3] = [30, 24, 13];
+const NUM_ROYALS: usize = 4;
 
-fn fail(file: &str, row: usize, column: &str, msg: &str) -> ! {
-    panic!("malformed card data {file}: data row {row}, column `{column}`: {msg}");
-}
-
-fn small_int(file: &str, row: usize, column: &str, text: &str, max: u32) -> u8 {
-    match text.trim().parse::<u32>() {
-        Ok(v) if v <= max => v as u8,
-        Ok(v) => fail(
-            file,
-            row,
-            column,
-            &format!("{v} is above the maximum {max}"),
-        ),
-        Err(_) => fail(
-            file,
-            row,
-            column,
-            &format!("`{text}` is not a non-negative integer"),
-        ),
+/// Ability text to flag bits: `none`, or names from `allowed` joined by `+`.
+fn ability(file: &str, row: usize, text: &str, allowed: &[&str]) -> Result<u8, String> {
+    if cardfile::choice(text, &["none"]).is_some() {
+        return Ok(0);
     }
-}
-
-/// Ability text to flag bits: again 1, token 2, steal 4, privilege 8, wild 16.
-fn ability(file: &str, row: usize, text: &str, allow_card_only: bool) -> u8 {
     let mut flags = 0u8;
-    if text == "none" {
-        return 0;
+    for part in cardfile::trim(text).split('+') {
+        let known = cardfile::choice(part, allowed)
+            .ok_or_else(|| format!("{file} row {row} column ability: unknown ability {text:?}"))?;
+        let bit = ABILITIES
+            .iter()
+            .position(|a| *a == allowed[known])
+            .expect("allowed abilities are abilities");
+        flags |= 1 << bit;
     }
-    for part in text.split('+') {
-        let bit = match part {
-            "again" => 1,
-            "token" if allow_card_only => 2,
-            "steal" => 4,
-            "privilege" => 8,
-            "wild" if allow_card_only => 16,
-            _ => fail(file, row, "ability", &format!("unknown ability `{text}`")),
+    Ok(flags)
+}
+
+/// The parsed card file, one list per column.
+#[derive(Default)]
+pub struct Cards {
+    pub level: Vec<u8>,
+    bonus: Vec<u8>,
+    count: Vec<u8>,
+    points: Vec<u8>,
+    crowns: Vec<u8>,
+    ability: Vec<u8>,
+    cost: Vec<u64>,
+}
+
+/// Parses `cards.csv` (67 rows in level order, 30/24/13 cards).
+pub fn parse_cards(text: &str, file: &str) -> Result<Cards, String> {
+    let rows = cardfile::rows(text, file, &CARD_HEADER)?;
+    let total: usize = CARDS_PER_LEVEL.iter().sum();
+    if rows.len() != total {
+        return Err(format!(
+            "{file}: expected {total} cards, got {}",
+            rows.len()
+        ));
+    }
+    let mut cards = Cards::default();
+    for (i, r) in rows.iter().enumerate() {
+        let (row, f) = (r.number, &r.fields);
+        let int = |col, text, lo, hi| cardfile::int(file, row, col, text, lo, hi);
+        let level = int("level", &f[0], 1, 3)?;
+        let expected = if i < 30 {
+            1
+        } else if i < 54 {
+            2
+        } else {
+            3
         };
-        flags |= bit;
-    }
-    flags
-}
-
-fn rows<'a>(file: &str, text: &'a str, header: &[&str]) -> Vec<Vec<&'a str>> {
-    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-    let head: Vec<&str> = lines
-        .next()
-        .unwrap_or_else(|| fail(file, 0, "-", "the file is empty"))
-        .split(',')
-        .map(str::trim)
-        .collect();
-    if head != header {
-        panic!(
-            "malformed card data {file}: header must be `{}`",
-            header.join(",")
-        );
-    }
-    lines
-        .enumerate()
-        .map(|(row, line)| {
-            let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-            if fields.len() != header.len() {
-                fail(
-                    file,
-                    row,
-                    header[fields.len().min(header.len() - 1)],
-                    &format!("expected {} fields, found {}", header.len(), fields.len()),
-                );
-            }
-            fields
-        })
-        .collect()
-}
-
-fn list<T: std::fmt::Display>(xs: &[T]) -> String {
-    xs.iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-pub fn generate(root: &Path, out_dir: &Path) {
-    let dir = root.join("python/splendor/data/duel");
-    let cards_file = "duel/cards.csv";
-    let royals_file = "duel/royals.csv";
-    let cards_text = fs::read_to_string(dir.join("cards.csv"))
-        .unwrap_or_else(|e| panic!("cannot read {cards_file}: {e}"));
-    let royals_text = fs::read_to_string(dir.join("royals.csv"))
-        .unwrap_or_else(|e| panic!("cannot read {royals_file}: {e}"));
-
-    let (mut level, mut bonus, mut count, mut points, mut crowns, mut abil, mut cost) =
-        (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
-    for (row, f) in rows(cards_file, &cards_text, &CARD_HEADER)
-        .iter()
-        .enumerate()
-    {
-        let lv = small_int(cards_file, row, "level", f[0], 3);
-        if lv == 0 {
-            fail(cards_file, row, "level", "levels are 1, 2 and 3");
+        if level != expected {
+            return Err(format!(
+                "{file} row {row} column level: expected level {expected} \
+                 (30 level-1, then 24 level-2, then 13 level-3 rows)"
+            ));
         }
-        if let Some(&prev) = level.last() {
-            if lv < prev {
-                fail(cards_file, row, "level", "rows must be sorted by level");
-            }
+        let bonus = cardfile::choice(&f[1], &BONUSES)
+            .ok_or_else(|| format!("{file} row {row} column bonus: unknown bonus {:?}", f[1]))?;
+        let flags = ability(file, row, &f[5], &ABILITIES)?;
+        if (bonus == WILD) != (flags & 16 != 0) {
+            return Err(format!(
+                "{file} row {row} column ability: a card has the wild ability exactly when \
+                 its bonus is wild"
+            ));
         }
-        let b = BONUSES.iter().position(|&x| x == f[1]).unwrap_or_else(|| {
-            fail(
-                cards_file,
-                row,
-                "bonus",
-                &format!("unknown bonus `{}`", f[1]),
-            )
-        });
-        level.push(lv);
-        bonus.push(b as u8);
-        count.push(small_int(cards_file, row, "bonus_count", f[2], 2));
-        points.push(small_int(cards_file, row, "points", f[3], 20));
-        crowns.push(small_int(cards_file, row, "crowns", f[4], 10));
-        let a = ability(cards_file, row, f[5], true);
-        if (b == 5) != (a & 16 != 0) {
-            fail(
-                cards_file,
-                row,
-                "ability",
-                "a card has the wild ability exactly when its bonus is wild",
-            );
-        }
-        abil.push(a);
-        let mut packed = 0u64;
+        let mut cost = 0u64;
         for (c, name) in CARD_HEADER[6..].iter().enumerate() {
-            packed |= u64::from(small_int(cards_file, row, name, f[6 + c], 15)) << (8 * c);
+            cost |= u64::from(int(name, &f[6 + c], 0, 15)?) << (8 * c);
         }
-        cost.push(packed);
+        cards.level.push(level);
+        cards.bonus.push(bonus as u8);
+        cards.count.push(int("bonus_count", &f[2], 0, 2)?);
+        cards.points.push(int("points", &f[3], 0, 20)?);
+        cards.crowns.push(int("crowns", &f[4], 0, 10)?);
+        cards.ability.push(flags);
+        cards.cost.push(cost);
     }
-    for (l, &n) in CARDS_PER_LEVEL.iter().enumerate() {
-        let found = level.iter().filter(|&&x| usize::from(x) == l + 1).count();
-        if found != n {
-            panic!(
-                "malformed card data {cards_file}: level {} has {found} cards, expected {n}",
-                l + 1
-            );
-        }
-    }
-    let (mut rpoints, mut rabil) = (vec![], vec![]);
-    for (row, f) in rows(royals_file, &royals_text, &ROYAL_HEADER)
-        .iter()
-        .enumerate()
-    {
-        rpoints.push(small_int(royals_file, row, "points", f[0], 20));
-        rabil.push(ability(royals_file, row, f[1], false));
-    }
-    if rpoints.len() != 4 {
-        panic!(
-            "malformed card data {royals_file}: expected 4 royals, found {}",
-            rpoints.len()
-        );
-    }
+    Ok(cards)
+}
 
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "// Generated by build/duel.rs from {cards_file} and {royals_file}."
+/// Parses `royals.csv` (4 rows): points and ability flags.
+pub fn parse_royals(text: &str, file: &str) -> Result<(Vec<u8>, Vec<u8>), String> {
+    let rows = cardfile::rows(text, file, &ROYAL_HEADER)?;
+    if rows.len() != NUM_ROYALS {
+        return Err(format!(
+            "{file}: expected {NUM_ROYALS} royals, got {}",
+            rows.len()
+        ));
+    }
+    let (mut points, mut abilities) = (vec![], vec![]);
+    for r in &rows {
+        points.push(cardfile::int(
+            file,
+            r.number,
+            "points",
+            &r.fields[0],
+            0,
+            20,
+        )?);
+        abilities.push(ability(file, r.number, &r.fields[1], &ROYAL_ABILITIES)?);
+    }
+    Ok((points, abilities))
+}
+
+/// Reads the CSVs under `root` and writes `duel_data.rs` into `out_dir`;
+/// panics (failing the build) with the parse error.
+pub fn generate(root: &Path, out_dir: &Path) {
+    let cards = tables::read(root, "duel", "cards.csv");
+    let cards = parse_cards(&cards, "duel/cards.csv").unwrap_or_else(|e| panic!("{e}"));
+    let royals = tables::read(root, "duel", "royals.csv");
+    let (points, abilities) =
+        parse_royals(&royals, "duel/royals.csv").unwrap_or_else(|e| panic!("{e}"));
+    let list = tables::list::<u8>;
+    tables::write(
+        out_dir,
+        "duel",
+        "pub const",
+        &[
+            ("CARD_LEVEL", "u8", list(&cards.level)),
+            ("CARD_BONUS", "u8", list(&cards.bonus)),
+            ("CARD_BONUS_COUNT", "u8", list(&cards.count)),
+            ("CARD_POINTS", "u8", list(&cards.points)),
+            ("CARD_CROWNS", "u8", list(&cards.crowns)),
+            ("CARD_ABILITY", "u8", list(&cards.ability)),
+            ("CARD_COST", "u64", tables::list(&cards.cost)),
+            ("ROYAL_POINTS", "u8", list(&points)),
+            ("ROYAL_ABILITY", "u8", list(&abilities)),
+        ],
     );
-    let _ = writeln!(s, "pub const CARD_LEVEL: [u8; 67] = [{}];", list(&level));
-    let _ = writeln!(s, "pub const CARD_BONUS: [u8; 67] = [{}];", list(&bonus));
-    let _ = writeln!(
-        s,
-        "pub const CARD_BONUS_COUNT: [u8; 67] = [{}];",
-        list(&count)
-    );
-    let _ = writeln!(s, "pub const CARD_POINTS: [u8; 67] = [{}];", list(&points));
-    let _ = writeln!(s, "pub const CARD_CROWNS: [u8; 67] = [{}];", list(&crowns));
-    let _ = writeln!(s, "pub const CARD_ABILITY: [u8; 67] = [{}];", list(&abil));
-    let _ = writeln!(s, "pub const CARD_COST: [u64; 67] = [{}];", list(&cost));
-    let _ = writeln!(s, "pub const ROYAL_POINTS: [u8; 4] = [{}];", list(&rpoints));
-    let _ = writeln!(s, "pub const ROYAL_ABILITY: [u8; 4] = [{}];", list(&rabil));
-    fs::write(out_dir.join("duel_data.rs"), s).expect("cannot write duel_data.rs");
 }

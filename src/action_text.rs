@@ -1,5 +1,5 @@
 //! The words and numbers of action text, read alike by every variant and by
-//! the reference engine (`splendor/reference/common.py`), so that the two
+//! the reference engine (`splendor/reference/action_text.py`), so that the two
 //! engines accept exactly the same text (docs/contract.md, *Action text*).
 
 /// Action text lower-cased for parsing: only the ASCII letters `A`–`Z` are

@@ -13,12 +13,14 @@
 
 pub mod action_text;
 pub mod cancel;
+pub mod cardfile;
 pub mod cardset;
 pub mod env;
 pub mod explain;
 pub mod game;
 pub mod gems;
 pub mod nn;
+pub mod picture;
 pub mod playout;
 pub mod rng;
 pub mod search;

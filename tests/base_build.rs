@@ -2,8 +2,14 @@
 //! naming the row and column.
 
 #[allow(dead_code)]
+#[path = "../src/cardfile.rs"]
+mod cardfile;
+#[allow(dead_code)]
 #[path = "../build/base.rs"]
 mod gen;
+#[allow(dead_code)]
+#[path = "../build/tables.rs"]
+mod tables;
 
 const CARDS: &str = include_str!("../python/splendor/data/base/cards.csv");
 const NOBLES: &str = include_str!("../python/splendor/data/base/nobles.csv");
@@ -28,37 +34,37 @@ fn malformed_rows_name_row_and_column() {
         (
             5,
             "1,white,0,0,x,0,0,0",
-            "data row 4 (line 6), column `blue`",
+            "base/cards.csv row 6 column blue: \"x\" is not an integer",
         ),
         (
             5,
             "1,purple,0,0,3,0,0,0",
-            "data row 4 (line 6), column `bonus`",
+            "base/cards.csv row 6 column bonus: unknown colour \"purple\"",
         ),
         (
             5,
             "4,white,0,0,3,0,0,0",
-            "data row 4 (line 6), column `level`",
+            "base/cards.csv row 6 column level must be between 1 and 3, got 4",
         ),
         (
             5,
             "1,white,0,0,3,0,0",
-            "data row 4 (line 6), column `black`",
+            "base/cards.csv row 6: expected 8 columns, got 7",
         ),
         (
             5,
             "1,white,-1,0,3,0,0,0",
-            "data row 4 (line 6), column `points`",
+            "base/cards.csv row 6 column points: \"-1\" is not an integer",
         ),
         (
             45,
             "1,white,0,0,3,0,0,0",
-            "data row 44 (line 46), column `level`",
+            "base/cards.csv row 46 column level: expected level 2",
         ),
         (
             0,
             "level,bonus,points,white,blue,green,red",
-            "header must be",
+            "base/cards.csv row 1: header must be level,bonus,points,white,blue,green,red,black",
         ),
     ];
     for (line, new, want) in cases {
@@ -70,10 +76,13 @@ fn malformed_rows_name_row_and_column() {
     let e = gen::parse_nobles(&with_line(NOBLES, 3, "3,4,4,0,0,10"))
         .err()
         .expect("rejected");
-    assert!(e.contains("data row 2 (line 4), column `black`"), "{e}");
+    assert!(
+        e.contains("base/nobles.csv row 4 column black must be between 0 and 9, got 10"),
+        "{e}"
+    );
     let short: String = CARDS.lines().take(80).collect::<Vec<_>>().join("\n");
     assert!(gen::parse_cards(&short)
         .err()
         .expect("rejected")
-        .contains("cards per level"));
+        .contains("base/cards.csv: expected 90 cards, got 79"));
 }

@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from splendor.reference.marvel_data import load_data
+from splendor.reference.marvel.cards import load_data
 
 GOLDEN = Path(__file__).parent / "data" / "marvel" / "scenarios.json"
 STONES = {2: 4, 3: 5, 4: 7}

@@ -22,7 +22,8 @@ from engines import ENGINES
 from splendor.errors import (
     InvalidActionError,
 )
-from splendor.reference import base_actions, base_data
+from splendor.reference.base import actions as base_actions
+from splendor.reference.base import cards as base_data
 from splendor.reference.rng import SplitMix64
 
 ENGINE_PARAMS = pytest.mark.parametrize("engine", list(ENGINES.values()), ids=list(ENGINES))
@@ -425,7 +426,7 @@ def test_bad_observer(engine: ModuleType) -> None:
 
 
 def test_affordability_matches_the_payment_list() -> None:
-    from splendor.reference.base_state import can_afford, payments
+    from splendor.reference.base.rules import can_afford, payments
 
     checked = 0
     for seed in range(6):

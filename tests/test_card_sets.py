@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 import splendor
-import splendor.reference.marvel_data as ref_data
+import splendor.reference.marvel.cards as ref_data
 from engines import ENGINES
 from splendor.errors import InvalidStateError
 

@@ -23,7 +23,9 @@ from splendor.errors import (
     InvalidActionError,
     InvalidStateError,
 )
-from splendor.reference import duel_actions, duel_data
+from splendor.reference.duel import actions as duel_actions
+from splendor.reference.duel import board as duel_board
+from splendor.reference.duel import cards as duel_data
 from splendor.reference.rng import SplitMix64
 
 ENGINE_PARAMS = pytest.mark.parametrize("engine", list(ENGINES.values()), ids=list(ENGINES))
@@ -91,9 +93,9 @@ def test_lines_match_brute_force() -> None:
         return max(abs(dr), abs(dc)) == 1
 
     brute = {frozenset(c) for n in (1, 2, 3) for c in combinations(range(25), n) if is_line(c)}
-    assert len(brute) == 145 == len(duel_data.LINES)
-    assert {frozenset(c) for c in duel_data.LINES} == brute
-    assert Counter(len(c) for c in duel_data.LINES) == {1: 25, 2: 72, 3: 48}
+    assert len(brute) == 145 == len(duel_board.LINES)
+    assert {frozenset(c) for c in duel_board.LINES} == brute
+    assert Counter(len(c) for c in duel_board.LINES) == {1: 25, 2: 72, 3: 48}
 
 
 def test_every_action_id_round_trips() -> None:
@@ -133,7 +135,7 @@ def test_setup_follows_the_documented_draw_order() -> None:
     rng.shuffle(bag)
     board: list[str | None] = [None] * 25
     for pos, kind in enumerate(bag):
-        board[duel_data.SPIRAL[pos]] = duel_data.KINDS[kind]
+        board[duel_board.SPIRAL[pos]] = duel_data.KINDS[kind]
     assert full["pyramid"] == [decks[0][:5], decks[1][:4], decks[2][:3]]
     assert full["decks"] == [decks[0][5:], decks[1][4:], decks[2][3:]]
     assert full["board"] == board

@@ -17,9 +17,9 @@ from splendor.errors import (
     InvalidActionError,
     InvalidStateError,
 )
-from splendor.reference import marvel_actions as A
 from splendor.reference.marvel import OBSERVATION_SIZE, MarvelState, from_json, new_game
-from splendor.reference.marvel_data import load_data, parse_cards, parse_locations
+from splendor.reference.marvel import actions as A
+from splendor.reference.marvel.cards import load_data, parse_cards, parse_locations
 from splendor.reference.rng import SplitMix64
 
 DATA = Path(__file__).parents[1] / "python" / "splendor" / "data" / "marvel"

@@ -13,7 +13,7 @@
 //! in use (a rejected file allocates nothing that outlives the call).
 
 use super::{action, errors};
-use crate::variants::marvel::data::{MarvelData, BUNDLED_CARDS, BUNDLED_LOCATIONS};
+use crate::variants::marvel::cards::{MarvelData, BUNDLED_CARDS, BUNDLED_LOCATIONS};
 use crate::variants::marvel::MarvelState;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};

@@ -11,8 +11,7 @@ from typing import Literal, overload
 
 from splendor.errors import ConfigError, InvalidStateError
 from splendor.reference.base import BaseState, new_base_game
-from splendor.reference.base_json import parse_json
-from splendor.reference.common import Action, Outcome
+from splendor.reference.common import Action, Outcome, parse_json
 from splendor.reference.duel import DuelState, new_duel_game
 from splendor.reference.marvel import MarvelState, new_marvel_game
 from splendor.reference.rng import SplitMix64

@@ -88,6 +88,15 @@ def load_json(text: str) -> dict[str, Any]:
     return obj
 
 
+def parse_json(text: str) -> dict[str, Any]:
+    """Parse state JSON into an object (InvalidStateError on anything else)."""
+    try:
+        return load_json(text)
+    except RecursionError:
+        # json.loads recurses once per nesting level; hostile input can go deeper.
+        raise InvalidStateError("state JSON does not parse: nested too deeply") from None
+
+
 def action_variant(value: object) -> str | None:
     """The variant of an action object of either engine, else None.
 

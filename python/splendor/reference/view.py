@@ -20,7 +20,9 @@ import json
 from typing import Any
 
 from splendor.errors import InvalidStateError
-from splendor.reference import base_data, duel_data, marvel_data
+from splendor.reference.base import cards as base_cards
+from splendor.reference.duel import cards as duel_cards
+from splendor.reference.marvel import cards as marvel_cards
 from splendor.reference.rng import SplitMix64
 
 VARIANTS = ("base", "duel", "marvel")
@@ -30,10 +32,10 @@ def _levels(view: dict[str, Any]) -> tuple[int, ...]:
     """The level (1..3) of every card id of the view's variant, indexed by id."""
     variant = view["variant"]
     if variant == "base":
-        return tuple(c.level for c in base_data.CARDS)
+        return tuple(c.level for c in base_cards.CARDS)
     if variant == "duel":
-        return tuple(c.level for c in duel_data.CARDS)
-    data = marvel_data.data_by_id(view.get("card_set"))
+        return tuple(c.level for c in duel_cards.CARDS)
+    data = marvel_cards.data_by_id(view.get("card_set"))
     if data is None:
         raise InvalidStateError(
             f"card_set {view.get('card_set')!r} is not a Marvel card set loaded in this process"

@@ -24,6 +24,7 @@ from splendor.render.model import (
     Seat,
     Slot,
     Stat,
+    Tile,
     TokenKind,
 )
 
@@ -32,7 +33,6 @@ LINE_WIDTH = 100
 BASE_BUY, BASE_BUY_RESERVED = 45, 57
 DUEL_BUY, DUEL_BUY_RESERVED = 211, 223
 DUEL_SLOT_OFFSET = (0, 5, 9)
-DUEL_SLOTS = (5, 4, 3)
 DUEL_ABILITIES = {
     "again": "play another turn",
     "token": "take a token of its colour from the board",
@@ -125,6 +125,60 @@ def _legend(kinds: tuple[TokenKind, ...], extra: tuple[str, ...]) -> tuple[str, 
     return ("tokens " + ", ".join(words), *extra)
 
 
+def _seat(
+    obj: Mapping[str, Any],
+    i: int,
+    player: Mapping[str, Any],
+    face: Callable[[int], Card],
+    *,
+    token_letters: str,
+    bonuses: list[int],
+    tiles: tuple[Tile, ...],
+    points: int,
+    stats: tuple[Stat, ...],
+) -> Seat:
+    """One seat, drawn alike in every variant: what differs is passed in."""
+    return Seat(
+        index=i,
+        is_viewer=i == obj["viewer"],
+        to_play=i == obj["current"],
+        points=points,
+        tokens=tables.counts(token_letters, player["tokens"], nonzero=False),
+        bonuses=tables.counts(token_letters[:5].upper(), bonuses, nonzero=False),
+        cards=len(player["cards"]),
+        reserved=_reserve(player["reserved"], face),
+        tiles=tiles,
+        stats=stats,
+    )
+
+
+def _board(
+    obj: Mapping[str, Any], result: Result | None, *, title: str, rounds: bool, **fields: Any
+) -> Board:
+    """The board of a view: the fields every variant fills alike, then the variant's own."""
+    turn, rnd = _turn_and_round(obj, rounds)
+    return Board(
+        variant=obj["variant"],
+        title=title,
+        viewer=obj["viewer"],
+        num_players=int(obj["num_players"]),
+        turn=turn,
+        round=rnd,
+        to_play=obj["current"],
+        phase=obj["phase"],
+        result=_result(obj, result),
+        **fields,
+    )
+
+
+def _cards_legend(verb: str) -> str:
+    """The legend line that names the card labels, with the variant's buy verb."""
+    return (
+        f"cards: 2.3 = level 2 slot 3 (`{verb} 2.3`), R1 = your reserved card 1"
+        f" (`{verb} reserved 1`)"
+    )
+
+
 def _main_pending(
     pending: int | None, buy: int, buy_reserved: int, rows: tuple[CardRow, ...], seat: Seat | None
 ) -> Slot | None:
@@ -145,42 +199,33 @@ def _main_pending(
 
 
 def _build_base(obj: Mapping[str, Any], result: Result | None) -> Board:
-    n = int(obj["num_players"])
-    viewer = obj["viewer"]
     current = obj["current"]
-    letters = "wugrk"
     seats = []
     for i, p in enumerate(obj["players"]):
         cards = [tables.base_card(int(c)) for c in p["cards"]]
         nobles = tuple(tables.base_noble(int(x)) for x in p["nobles"])
         points = sum(c.points for c in cards) + sum(t.points for t in nobles)
         seats.append(
-            Seat(
-                index=i,
-                is_viewer=i == viewer,
-                to_play=i == current,
-                points=points,
-                tokens=tables.counts("wugrky", p["tokens"], nonzero=False),
-                bonuses=tables.counts(letters.upper(), _bonuses(cards, letters), nonzero=False),
-                cards=len(cards),
-                reserved=_reserve(p["reserved"], tables.base_card),
+            _seat(
+                obj,
+                i,
+                p,
+                tables.base_card,
+                token_letters="wugrky",
+                bonuses=_bonuses(cards, "wugrk"),
                 tiles=nobles,
+                points=points,
                 stats=(Stat("points", "points", points, 15),),
             )
         )
     rows = _rows(obj["board"], obj["deck_sizes"], tables.base_card)
-    turn, rnd = _turn_and_round(obj, rounds=True)
     mover = seats[current] if current is not None else None
     pending = _main_pending(obj["pending"], BASE_BUY, BASE_BUY_RESERVED, rows, mover)
-    return Board(
-        variant="base",
+    return _board(
+        obj,
+        result,
         title="Splendor",
-        viewer=viewer,
-        num_players=n,
-        turn=turn,
-        round=rnd,
-        to_play=current,
-        phase=obj["phase"],
+        rounds=True,
         task=_base_task(obj["phase"], pending, mover, "buy", "gold", "noble to visit you"),
         goal="15 points ends the game at the end of that round; most points wins, "
         "then fewest cards",
@@ -193,12 +238,10 @@ def _build_base(obj: Mapping[str, Any], result: Result | None) -> Board:
         " its needs",
         seats=tuple(seats),
         pending=pending,
-        result=_result(obj, result),
         legend=_legend(
             tables.BASE_KINDS,
             (
-                "cards: 2.3 = level 2 slot 3 (`buy 2.3`), R1 = your reserved card 1"
-                " (`buy reserved 1`)",
+                _cards_legend("buy"),
                 "a card: bonus colour (capital), points (pt), cost; each bonus pays 1 token of"
                 " its colour",
             ),
@@ -226,7 +269,6 @@ def _base_task(
 
 
 def _build_duel(obj: Mapping[str, Any], result: Result | None) -> Board:
-    viewer = obj["viewer"]
     current = obj["current"]
     letters = "wugrk"
     seats = []
@@ -245,16 +287,15 @@ def _build_duel(obj: Mapping[str, Any], result: Result | None) -> Board:
         crowns = sum(c.crowns for c in cards)
         best = max(range(5), key=lambda k: (colour_points[k], -k))
         seats.append(
-            Seat(
-                index=i,
-                is_viewer=i == viewer,
-                to_play=i == current,
-                points=points,
-                tokens=tables.counts("wugrkpy", p["tokens"], nonzero=False),
-                bonuses=tables.counts(letters.upper(), bonuses, nonzero=False),
-                cards=len(cards),
-                reserved=_reserve(p["reserved"], tables.duel_card),
+            _seat(
+                obj,
+                i,
+                p,
+                tables.duel_card,
+                token_letters="wugrkpy",
+                bonuses=bonuses,
                 tiles=royals,
+                points=points,
                 stats=(
                     Stat("points", "points", points, 20),
                     Stat("crowns", "crowns", crowns, 10),
@@ -268,37 +309,25 @@ def _build_duel(obj: Mapping[str, Any], result: Result | None) -> Board:
                 ),
             )
         )
-    rows = []
-    for lv in (3, 2, 1):
-        row = obj["pyramid"][lv - 1]
-        slots = tuple(
-            Slot(_slot_label(lv, s), lv, None if c is None else tables.duel_card(int(c)))
-            for s, c in enumerate(row)
-        )
-        rows.append(CardRow(lv, int(obj["deck_sizes"][lv - 1]), slots))
-    turn, _ = _turn_and_round(obj, rounds=False)
+    rows = _rows(obj["pyramid"], obj["deck_sizes"], tables.duel_card)
     mover = seats[current] if current is not None else None
-    pending = _duel_pending(obj, tuple(rows), mover)
+    pending = _duel_pending(obj, rows, mover)
     outcome = obj.get("outcome")
     if outcome is not None:
         result = Result(tuple(int(w) for w in outcome["winners"]), str(outcome["reason"]))
     cells = obj["board"]
     grid = tuple(tuple(cells[r * 5 + c] or "" for c in range(5)) for r in range(5))
     held = sum(int(p["privileges"]) for p in obj["players"])
-    return Board(
-        variant="duel",
+    return _board(
+        obj,
+        result,
         title="Splendor Duel",
-        viewer=viewer,
-        num_players=2,
-        turn=turn,
-        round=None,
-        to_play=current,
-        phase=obj["phase"],
+        rounds=False,
         task=_duel_task(obj, pending, mover),
         goal="win at the end of your turn with 20 points, 10 crowns or 10 points in one colour",
         kinds=tables.DUEL_KINDS,
         bank=(),
-        rows=tuple(rows),
+        rows=rows,
         tiles=tuple(tables.duel_royal(int(r)) for r in obj["royals"]),
         tiles_title="royals",
         tiles_note="take one when your crowns reach 3, another at 6",
@@ -307,14 +336,12 @@ def _build_duel(obj: Mapping[str, Any], result: Result | None) -> Board:
         bag=tables.counts("wugrkpy", obj["bag"], nonzero=False),
         pending=pending,
         supply=(Stat("privileges", "privileges in the supply", 3 - held, 3),),
-        result=_result(obj, result),
         legend=_legend(
             tables.DUEL_KINDS,
             (
                 "cells a1 to e5 (column, row; . = empty): `take a1 b2 c3` takes a line of up to"
                 " 3 tokens; to reserve, `gold c3` then `reserve 2.3`",
-                "cards: 2.3 = level 2 slot 3 (`buy 2.3`), R1 = your reserved card 1"
-                " (`buy reserved 1`)",
+                _cards_legend("buy"),
                 "a card: bonus (capital; WW two, * joker, - none), points (pt), crowns (cr),"
                 " ability, cost",
                 "abilities: "
@@ -379,54 +406,43 @@ def _build_marvel(obj: Mapping[str, Any], result: Result | None) -> Board:
     def face(card_id: int) -> Card:
         return faces.cards[card_id]
 
-    n = int(obj["num_players"])
-    viewer = obj["viewer"]
     current = obj["current"]
     holder = obj["avengers"]
-    letters = "pbroy"
     seats = []
     for i, p in enumerate(obj["players"]):
         cards = [face(int(c)) for c in p["cards"]]
         locations = tuple(faces.locations[int(x)] for x in p["locations"])
-        bonuses = _bonuses(cards, letters)
+        bonuses = _bonuses(cards, "pbroy")
         tile = 3 if holder == i else 0
         points = sum(c.points for c in cards) + sum(t.points for t in locations) + tile
-        colours = sum(1 for b in bonuses if b > 0)
-        green = int(p["tokens"][6])
         seats.append(
-            Seat(
-                index=i,
-                is_viewer=i == viewer,
-                to_play=i == current,
-                points=points,
-                tokens=tables.counts("pbroyst", p["tokens"], nonzero=False),
-                bonuses=tables.counts(letters.upper(), bonuses, nonzero=False),
-                cards=len(cards),
-                reserved=_reserve(p["reserved"], face),
+            _seat(
+                obj,
+                i,
+                p,
+                face,
+                token_letters="pbroyst",
+                bonuses=bonuses,
                 tiles=locations,
+                points=points,
                 stats=(
                     Stat("points", "points", points, 16),
-                    Stat("colours", "colours", colours, 5),
-                    Stat("green", "green token", green, 1),
+                    Stat("colours", "colours", sum(1 for b in bonuses if b > 0), 5),
+                    Stat("green", "green token", int(p["tokens"][6]), 1),
                     Stat("icons", "Avengers icons", sum(c.avengers for c in cards)),
                     Stat("avengers", "holds the Avengers tile", int(holder == i), flag=True),
                 ),
             )
         )
     rows = _rows(obj["board"], obj["deck_sizes"], face)
-    turn, rnd = _turn_and_round(obj, rounds=True)
     mover = seats[current] if current is not None else None
     pending = _main_pending(obj["pending"], BASE_BUY, BASE_BUY_RESERVED, rows, mover)
     who = "nobody" if holder is None else f"seat {holder}"
-    return Board(
-        variant="marvel",
+    return _board(
+        obj,
+        result,
         title="Splendor: Marvel",
-        viewer=viewer,
-        num_players=n,
-        turn=turn,
-        round=rnd,
-        to_play=current,
-        phase=obj["phase"],
+        rounds=True,
         task=_base_task(obj["phase"], pending, mover, "recruit", "grey", "location"),
         goal="16 points, a card of each colour and the green token end the game at the end"
         " of that round; most points wins",
@@ -447,12 +463,10 @@ def _build_marvel(obj: Mapping[str, Any], result: Result | None) -> Board:
                 1,
             ),
         ),
-        result=_result(obj, result),
         legend=_legend(
             tables.MARVEL_KINDS,
             (
-                "cards: 2.3 = level 2 slot 3 (`recruit 2.3`), R1 = your reserved card 1"
-                " (`recruit reserved 1`)",
+                _cards_legend("recruit"),
                 "a card: name, bonus colour (capital), points (pt), A2 = 2 Avengers icons,"
                 " T = Time stone, cost",
             ),

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from splendor.errors import InvalidStateError
-from splendor.reference import base_data, duel_data, marvel_data
+from splendor.reference.base import cards as base_cards
+from splendor.reference.duel import cards as duel_cards
+from splendor.reference.marvel import cards as marvel_cards
 from splendor.render.model import Card, Count, Tile, TokenKind
 
 BASE_KINDS = (
@@ -57,45 +59,45 @@ def counts(
 @cache
 def base_card(card_id: int) -> Card:
     """The face of base card ``card_id``."""
-    c = base_data.CARDS[card_id]
+    c = base_cards.CARDS[card_id]
     return Card(
         id=c.id,
         level=c.level,
-        colour=base_data.LETTERS[c.bonus],
+        colour=base_cards.LETTERS[c.bonus],
         bonus=1,
         joker=False,
         points=c.points,
-        cost=counts(base_data.LETTERS, c.cost, nonzero=True),
+        cost=counts(base_cards.LETTERS, c.cost, nonzero=True),
     )
 
 
 @cache
 def base_noble(noble_id: int) -> Tile:
     """The face of noble ``noble_id``."""
-    n = base_data.NOBLES[noble_id]
+    n = base_cards.NOBLES[noble_id]
     return Tile(
         "noble",
         n.id,
         f"noble {n.id}",
         "",
         n.points,
-        counts(base_data.LETTERS.upper(), n.req, nonzero=True),
+        counts(base_cards.LETTERS.upper(), n.req, nonzero=True),
     )
 
 
 @cache
 def duel_card(card_id: int) -> Card:
     """The face of Duel card ``card_id``."""
-    c = duel_data.CARDS[card_id]
-    coloured = c.bonus < len(duel_data.COLOURS)
+    c = duel_cards.CARDS[card_id]
+    coloured = c.bonus < len(duel_cards.COLOURS)
     return Card(
         id=c.id,
         level=c.level,
         colour="wugrk"[c.bonus] if coloured else "",
         bonus=c.bonus_count,
-        joker=c.bonus == duel_data.WILD,
+        joker=c.bonus == duel_cards.WILD,
         points=c.points,
-        cost=counts(duel_data.KINDS, c.cost, nonzero=True),
+        cost=counts(duel_cards.KINDS, c.cost, nonzero=True),
         crowns=c.crowns,
         abilities=tuple(a for a in c.abilities if a != "wild"),
     )
@@ -104,7 +106,7 @@ def duel_card(card_id: int) -> Card:
 @cache
 def duel_royal(royal_id: int) -> Tile:
     """The face of royal ``royal_id``."""
-    r = duel_data.ROYALS[royal_id]
+    r = duel_cards.ROYALS[royal_id]
     return Tile("royal", r.id, f"royal {r.id}", "", r.points, (), r.abilities)
 
 
@@ -129,7 +131,7 @@ def marvel_set(card_set: object) -> MarvelFaces:
     hit = _MARVEL_FACES.get(card_set)
     if hit is not None:
         return hit
-    data = marvel_data.data_by_id(card_set)
+    data = marvel_cards.data_by_id(card_set)
     if data is None:
         raise InvalidStateError(
             f"card_set {card_set!r} is not a Marvel card set loaded in this process:"
@@ -144,27 +146,27 @@ def marvel_set(card_set: object) -> MarvelFaces:
     return faces
 
 
-def _marvel_card(c: marvel_data.Card) -> Card:
+def _marvel_card(c: marvel_cards.Card) -> Card:
     return Card(
         id=c.id,
         level=c.level,
-        colour=marvel_data.LETTERS[c.bonus],
+        colour=marvel_cards.LETTERS[c.bonus],
         bonus=1,
         joker=False,
         points=c.points,
-        cost=counts(marvel_data.LETTERS, c.cost, nonzero=True),
+        cost=counts(marvel_cards.LETTERS, c.cost, nonzero=True),
         name=c.name,
         avengers=c.avengers,
         time_stone=bool(c.time_stone),
     )
 
 
-def _marvel_location(loc: marvel_data.Location) -> Tile:
+def _marvel_location(loc: marvel_cards.Location) -> Tile:
     return Tile(
         "location",
         loc.id,
         f"location {loc.id}",
         loc.name,
         loc.points,
-        counts(marvel_data.LETTERS.upper(), loc.requirement, nonzero=True),
+        counts(marvel_cards.LETTERS.upper(), loc.requirement, nonzero=True),
     )

@@ -1,19 +1,14 @@
 //! Splendor, the base game for 2–4 players (docs/base.md).
 //!
-//! [`BaseState`] is a 288-byte `Copy` value; the modules split the concept:
-//! card tables (`cards`), the action space (`actions`), the packed state
-//! (`state`), the rules (`rules`), what a player sees (`observe`), the
-//! evaluation (`eval`), JSON (`json` loads, `json_write` writes), the text
-//! picture (`render`) and why an action is illegal (`explain`).
+//! [`BaseState`] is a 288-byte `Copy` value. The modules are the rooms every
+//! variant has (docs/contract.md, *The rooms of a variant*).
 
 pub mod actions;
 pub mod cards;
 mod eval;
 mod explain;
 mod json;
-mod json_write;
 pub mod observe;
-mod playout;
 mod render;
 pub mod rules;
 pub mod state;

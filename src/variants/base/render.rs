@@ -1,124 +1,77 @@
-//! A readable text picture of the board.
+//! The text picture of a base-game state, in the layout every variant shares
+//! ([`crate::picture`]).
 
 use super::cards::{self, LETTERS};
 use super::state::{BaseState, Phase, EMPTY};
-use crate::gems::Gems;
-use std::fmt::Write as _;
+use crate::picture::{self, lanes, Picture};
 
-fn cost_text(g: Gems) -> String {
-    let parts: Vec<String> = (0..5)
-        .filter(|&c| g.get(c) > 0)
-        .map(|c| format!("{}{}", g.get(c), LETTERS[c] as char))
-        .collect();
-    if parts.is_empty() {
-        "free".into()
-    } else {
-        parts.join(" ")
-    }
-}
-
-/// `#id b+p: cost`, e.g. `#70 w+3: 3u 3g 5r 3k` (white bonus, 3 points).
+/// `#82 R 3pt cost 3w 5u 3g 3k`: id, bonus colour, points, cost.
 fn card_text(c: u8) -> String {
     format!(
-        "#{c} {}+{}: {}",
-        LETTERS[cards::bonus(c)] as char,
+        "#{c} {} {}pt cost {}",
+        LETTERS[cards::bonus(c)].to_ascii_uppercase() as char,
         cards::points(c),
-        cost_text(cards::cost(c))
+        picture::cost(&LETTERS, &lanes(cards::cost(c), 5))
     )
 }
 
-fn tokens_text(g: Gems) -> String {
-    (0..6)
-        .map(|c| format!("{}{}", LETTERS[c] as char, g.get(c)))
-        .collect::<Vec<_>>()
-        .join(" ")
+/// `N9 3pt (3g 3r 3k)`: id, points, requirement.
+fn noble_text(n: u8) -> String {
+    format!(
+        "N{n} {}pt ({})",
+        cards::noble_points(n),
+        picture::cost(&LETTERS, &lanes(cards::noble_req(n), 5))
+    )
 }
 
 impl BaseState {
     /// The board as several lines of text.
     pub(crate) fn render_text(&self) -> String {
-        let mut s = String::new();
-        let who = match self.phase {
-            Phase::Over => "game over".to_string(),
-            ph => format!("seat {} to play ({})", self.current, ph.as_str()),
-        };
-        let _ = writeln!(
-            s,
-            "Splendor, {} players, round {}, {who}",
-            self.num_players,
-            self.turn / u32::from(self.num_players) + 1
-        );
-        let _ = writeln!(s, "bank    {}", tokens_text(self.bank));
+        let n = self.num_players as usize;
+        let to_play = (self.phase != Phase::Over).then(|| (self.current, self.phase.as_str()));
+        let mut p = Picture::new("Splendor", n, self.turn(), to_play);
+        p.line(&format!(
+            "bank: {}",
+            picture::tokens(&LETTERS, &lanes(self.bank, 6), true)
+        ));
         let nobles: Vec<String> = self
             .nobles_on_display()
             .iter()
-            .map(|&n| format!("N{n}[{}]", cost_text(cards::noble_req(n))))
+            .map(|&x| noble_text(x))
             .collect();
-        let _ = writeln!(s, "nobles  {}", nobles.join("  "));
+        p.list("nobles", &nobles);
         for l in (0..3).rev() {
-            let row: Vec<String> = self.board[l]
+            let row: Vec<Option<String>> = self.board[l]
                 .iter()
-                .map(|&c| {
-                    let t = if c == EMPTY {
-                        "(empty)".to_string()
-                    } else {
-                        card_text(c)
-                    };
-                    format!("{t:<22}")
-                })
+                .map(|&c| (c != EMPTY).then(|| card_text(c)))
                 .collect();
-            let _ = writeln!(
-                s,
-                "L{} [{:>2}] {}",
-                l + 1,
-                self.deck_size(l),
-                row.join(" | ").trim_end()
-            );
+            p.card_row(l + 1, self.deck_size(l), &row);
         }
-        for p in 0..self.num_players as usize {
-            let mark = if self.phase != Phase::Over && p == self.current as usize {
-                '>'
-            } else {
-                ' '
-            };
-            let _ = writeln!(
-                s,
-                "{mark}seat {p}: {:>2} pts, {:>2} cards, tokens {}, bonuses {}",
-                self.points[p],
-                self.owned[p].len(),
-                tokens_text(self.tokens[p]),
-                cost_text(self.bonus[p]),
+        for seat in 0..n {
+            let nobles: Vec<String> = self.nobles_of(seat).map(|x| format!("N{x}")).collect();
+            p.seat(
+                seat,
+                &[
+                    format!("{} points", self.points[seat]),
+                    format!(
+                        "tokens [{}]",
+                        picture::tokens(&LETTERS, &lanes(self.tokens[seat], 6), false)
+                    ),
+                    format!(
+                        "bonuses [{}]",
+                        picture::bonuses(&LETTERS, &lanes(self.bonus[seat], 5))
+                    ),
+                    format!("{} cards", self.owned[seat].len()),
+                    format!("nobles [{}]", nobles.join(", ")),
+                ],
             );
-            let res: Vec<String> = self
-                .reserved(p)
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| {
-                    let h = if self.is_hidden(p, i) { " (blind)" } else { "" };
-                    format!("{}{h}", card_text(c))
-                })
-                .collect();
-            if !res.is_empty() {
-                let _ = writeln!(s, "         reserved: {}", res.join(", "));
-            }
-            let nobles: Vec<String> = self.nobles_of(p).map(|n| format!("N{n}")).collect();
-            if !nobles.is_empty() {
-                let _ = writeln!(s, "         nobles: {}", nobles.join(" "));
+            for (i, &c) in self.reserved(seat).iter().enumerate() {
+                p.reserved(&card_text(c), self.is_hidden(seat, i));
             }
         }
         if let Some(o) = self.outcome_now() {
-            let w: Vec<String> = o.winner_list().iter().map(|p| p.to_string()).collect();
-            let _ = writeln!(
-                s,
-                "result: {} (winners: {})",
-                o.reason.as_str(),
-                if w.is_empty() {
-                    "none".into()
-                } else {
-                    w.join(", ")
-                }
-            );
+            p.result(o.reason.as_str(), &o.winner_list());
         }
-        s
+        p.finish()
     }
 }

@@ -1,13 +1,15 @@
 //! Splendor Duel (2 players): `docs/duel.md` is the format, the shared rules
-//! digest `duel.md` the rules.
+//! digest `duel.md` the rules. The modules are the rooms every variant has
+//! (docs/contract.md, *The rooms of a variant*), plus `board`, the token board.
 
 pub mod actions;
 pub mod board;
 pub mod cards;
-mod check;
+mod eval;
 mod explain;
 mod json;
 mod observe;
+mod render;
 mod rules;
 pub mod state;
 

@@ -1,7 +1,5 @@
-//! What a player may see: observation tensor, determinization, heuristic and
-//! the text picture.
+//! What a player may see: the observation tensor and determinization.
 
-use super::actions::LETTERS;
 use super::cards::*;
 use super::state::*;
 use crate::rng::SplitMix64;
@@ -182,100 +180,6 @@ impl DuelState {
             s.decks[l][start..start + n - ns].copy_from_slice(&pool[ns..]);
         }
         s.chance = rng.next_u64();
-        s
-    }
-
-    fn progress(&self, p: usize) -> f32 {
-        let pts = (f32::from(self.points[p]) / 20.0).min(1.0);
-        let crowns = (f32::from(self.crowns[p]) / 10.0).min(1.0);
-        let colour = (f32::from(self.best_colour(p)) / 10.0).min(1.0);
-        let bonuses = lane_sum(self.bonus[p]) as f32;
-        let gold = f32::from(lane(self.tokens[p], 6));
-        let gems = self.token_total(p) as f32 - gold;
-        // The closest goal counts most; the others and the engine (bonuses)
-        // break ties; tokens are worth less than the card they buy.
-        pts.max(crowns).max(colour)
-            + 0.3 * (pts + crowns + colour) / 3.0
-            + 0.03 * bonuses
-            + 0.004 * gems
-            + 0.008 * gold
-            + 0.01 * f32::from(self.privileges[p])
-    }
-
-    /// Heuristic value for `p` (docs/duel.md, *Heuristic*).
-    pub fn value(&self, p: usize) -> f32 {
-        if self.phase == Phase::Over {
-            return if self.winners == 0 {
-                0.5
-            } else if self.winners & (1 << p) != 0 {
-                1.0
-            } else {
-                0.0
-            };
-        }
-        (0.5 + 0.5 * (self.progress(p) - self.progress(1 - p))).clamp(0.01, 0.99)
-    }
-
-    /// A readable picture of the state.
-    pub fn picture(&self) -> String {
-        let mut s = String::new();
-        s.push_str(&format!(
-            "Splendor Duel, turn {}, phase {}, {}\n",
-            self.turn,
-            self.phase.name(),
-            if self.phase == Phase::Over {
-                "game over".to_string()
-            } else {
-                format!("player {} to play", self.current)
-            }
-        ));
-        s.push_str("    a b c d e\n");
-        for r in 0..5 {
-            s.push_str(&format!("  {} ", r + 1));
-            for c in 0..5 {
-                let ch = self.kind_at(r * 5 + c).map_or('.', |k| LETTERS[k] as char);
-                s.push(' ');
-                s.push(ch);
-            }
-            s.push('\n');
-        }
-        s.push_str(&format!(
-            "bag {:?}, privileges in supply {}\n",
-            (0..7).map(|k| lane(self.bag, k)).collect::<Vec<_>>(),
-            self.supply()
-        ));
-        for l in (0..3).rev() {
-            let row: Vec<String> = self.pyramid[SLOT_OFFSET[l]..SLOT_OFFSET[l] + SLOTS[l]]
-                .iter()
-                .map(|&c| {
-                    if c == NONE {
-                        "--".into()
-                    } else {
-                        format!("{c:2}")
-                    }
-                })
-                .collect();
-            s.push_str(&format!(
-                "level {} [{}] deck {}\n",
-                l + 1,
-                row.join(" "),
-                self.deck(l).len()
-            ));
-        }
-        for p in 0..2 {
-            s.push_str(&format!(
-                "player {p}: {} pts, {} crowns, tokens {}, privileges {}, cards {}, reserved {}\n",
-                self.points[p],
-                self.crowns[p],
-                (0..7)
-                    .map(|k| format!("{}{}", LETTERS[k] as char, lane(self.tokens[p], k)))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                self.privileges[p],
-                self.cards[p].count_ones(),
-                self.reserved_len[p]
-            ));
-        }
         s
     }
 }

@@ -1,7 +1,7 @@
 //! Marvel JSON (docs/marvel.md §5): canonical output and validated loading.
 
 use super::actions::*;
-use super::data::{MarvelData, NUM_CARDS};
+use super::cards::{MarvelData, NUM_CARDS};
 use super::state::*;
 use crate::cardset::CardSet;
 use crate::game::{range_message, GameError};

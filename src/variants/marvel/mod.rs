@@ -2,18 +2,21 @@
 //! grey S.H.I.E.L.D. jokers and the green Time token.
 //!
 //! Format: `docs/marvel.md`; rules: `shared/rules/marvel.md`. The reference
-//! engine `python/splendor/reference/marvel.py` is the executable
-//! specification this engine is checked against.
+//! engine `python/splendor/reference/marvel/` is the executable
+//! specification this engine is checked against. The modules are the rooms
+//! every variant has (docs/contract.md, *The rooms of a variant*).
 
 pub mod actions;
-pub mod data;
+pub mod cards;
+mod eval;
 mod explain;
 mod json;
 mod observe;
+mod render;
 mod rules;
 pub mod state;
 
-pub use data::MarvelData;
+pub use cards::MarvelData;
 pub use observe::OBSERVATION_SIZE;
 pub use state::{MarvelState, Phase};
 

@@ -1,11 +1,10 @@
-//! What a player sees: observation vector, determinization, heuristic, picture.
+//! What a player sees: the observation vector and determinization.
 
 use super::actions::*;
-use super::data::{Card, COLOURS};
+use super::cards::Card;
 use super::state::*;
 use crate::game::{Player, MAX_PLAYERS};
 use crate::rng::SplitMix64;
-use std::fmt::Write;
 
 /// Length of the observation vector (docs/marvel.md §6).
 pub const OBSERVATION_SIZE: usize = 503;
@@ -191,152 +190,6 @@ impl MarvelState {
             }
             s.set_deck(lv as usize, &pool[n_slots..]);
         }
-        s
-    }
-
-    fn value(&self, p: usize) -> f32 {
-        let colours = (self.bonus[p].nonzero_mask() & 0x1F).count_ones() as f32;
-        let cards: u32 = (0..5).map(|c| u32::from(self.bonus[p].get(c))).sum();
-        0.55 * f32::from(self.points(p).min(16)) / 16.0
-            + 0.25 * colours / 5.0
-            + 0.1 * f32::from(self.tokens[p].get(GREEN))
-            + 0.1 * cards.min(15) as f32 / 15.0
-    }
-
-    /// Heuristic value in [0, 1] (docs/marvel.md §8).
-    pub(super) fn value_for(&self, player: Player) -> f32 {
-        if let Some(o) = self.result() {
-            return o.returns()[player as usize] as f32;
-        }
-        let p = player as usize;
-        let best_other = (0..self.num_players as usize)
-            .filter(|&q| q != p)
-            .map(|q| self.value(q))
-            .fold(f32::MIN, f32::max);
-        (0.5 + 0.5 * (self.value(p) - best_other)).clamp(0.0, 1.0)
-    }
-
-    /// A readable multi-line picture with character names.
-    pub(super) fn picture(&self) -> String {
-        let card_text = |c: u8| {
-            let card = &self.data.cards[c as usize];
-            let cost: Vec<String> = (0..5)
-                .filter(|&k| card.cost.get(k) > 0)
-                .map(|k| format!("{}{}", card.cost.get(k), LETTERS[k] as char))
-                .collect();
-            let mut extra = String::new();
-            if card.avengers > 0 {
-                let _ = write!(extra, " A{}", card.avengers);
-            }
-            if card.time_stone {
-                extra.push_str(" T");
-            }
-            format!(
-                "{} [{} {}pt{}] ({})",
-                card.name,
-                LETTERS[card.bonus as usize] as char,
-                card.points,
-                extra,
-                cost.join(" ")
-            )
-        };
-        let tok = |g: crate::gems::Gems, all: bool| {
-            (0..7)
-                .filter(|&c| all || g.get(c) > 0)
-                .map(|c| format!("{}{}", TOKEN_LETTERS[c] as char, g.get(c)))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let status = if self.phase == Phase::Over {
-            "over".to_string()
-        } else {
-            format!("seat {} to play ({})", self.current, self.phase.as_str())
-        };
-        let mut s = format!(
-            "Splendor: Marvel, turn {}, {status}\nbank: {}\n",
-            self.turn,
-            tok(self.bank, true)
-        );
-        for lv in (0..3).rev() {
-            let cells: Vec<String> = self.board[lv]
-                .iter()
-                .map(|&c| {
-                    if c == NONE {
-                        "-".to_string()
-                    } else {
-                        card_text(c)
-                    }
-                })
-                .collect();
-            let _ = writeln!(
-                s,
-                "L{} ({} left): {}",
-                lv + 1,
-                self.deck(lv).len(),
-                cells.join(" | ")
-            );
-        }
-        let locs: Vec<String> = (0..8)
-            .filter(|id| self.loc_display & (1 << id) != 0)
-            .map(|id| {
-                let l = &self.data.locations[id];
-                let req: Vec<String> = (0..5)
-                    .filter(|&k| l.requirement.get(k) > 0)
-                    .map(|k| format!("{}{}", l.requirement.get(k), LETTERS[k] as char))
-                    .collect();
-                format!("{} ({})", l.name, req.join(" "))
-            })
-            .collect();
-        let _ = writeln!(
-            s,
-            "locations: {}",
-            if locs.is_empty() {
-                "-".into()
-            } else {
-                locs.join(", ")
-            }
-        );
-        for q in 0..self.num_players as usize {
-            let bon: Vec<String> = (0..5)
-                .filter(|&c| self.bonus[q].get(c) > 0)
-                .map(|c| format!("{}{}", self.bonus[q].get(c), &COLOURS[c][..1]))
-                .collect();
-            let names: Vec<String> = (0..8)
-                .filter(|id| self.loc_owned[q] & (1 << id) != 0)
-                .map(|id| self.data.locations[id].name.clone())
-                .collect();
-            let _ = writeln!(
-                s,
-                "seat {q}: {} IP{}, tokens [{}], bonuses [{}], {} cards, locations [{}]",
-                self.points(q),
-                if self.avengers as usize == q {
-                    " +Avengers"
-                } else {
-                    ""
-                },
-                tok(self.tokens[q], false),
-                bon.join(" "),
-                self.owned[q].len(),
-                names.join(", ")
-            );
-            for i in 0..self.n_reserved[q] as usize {
-                let blind = if self.hidden[q] & (1 << i) != 0 {
-                    " (blind)"
-                } else {
-                    ""
-                };
-                let _ = writeln!(s, "    reserved{blind}: {}", card_text(self.reserved[q][i]));
-            }
-        }
-        if let Some(o) = self.result() {
-            let _ = writeln!(
-                s,
-                "result: {}, winners {:?}",
-                o.reason.as_str(),
-                o.winner_list()
-            );
-        }
-        s.pop();
         s
     }
 }

@@ -1,7 +1,7 @@
 //! The packed Marvel state, setup and derived values.
 
 use super::actions::{GREEN, GREY};
-use super::data::{MarvelData, LEVEL_START};
+use super::cards::{MarvelData, LEVEL_START};
 use crate::cardset::CardSet;
 use crate::game::{Config, GameError, Player, MAX_PLAYERS};
 use crate::gems::Gems;

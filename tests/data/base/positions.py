@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from splendor.reference import from_json, new_game
-from splendor.reference.base_data import CARDS
+from splendor.reference.base.cards import CARDS
 
 LETTERS = "wugrky"
 
