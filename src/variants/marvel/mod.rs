@@ -1,7 +1,7 @@
 //! Splendor: Marvel (2–4 players): Infinity Gauntlet, Avengers tile, locations,
 //! grey S.H.I.E.L.D. jokers and the green Time token.
 //!
-//! Format: `docs/marvel.md`; rules: `shared/rules/marvel.md`. The reference
+//! Format: `docs/marvel.md`; rules: `docs/rules/marvel.md`. The reference
 //! engine `python/splendor/reference/marvel/` is the executable
 //! specification this engine is checked against. The modules are the rooms
 //! every variant has (docs/contract.md, *The rooms of a variant*).

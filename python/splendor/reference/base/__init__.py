@@ -1,11 +1,5 @@
-"""Splendor (base game, 2-4 players): the reference engine's public state class.
-
-The package mirrors ``src/variants/base/`` room for room (docs/contract.md, *The rooms
-of a variant*): the state and its setup live in :mod:`~splendor.reference.base.state`,
-the rules in :mod:`~splendor.reference.base.rules`; :class:`BaseState` adds the checked
-API of docs/contract.md (Python surface), each method one call into a room. Every
-method that can fail leaves the state unchanged.
-"""
+"""Splendor (base game, 2-4 players): :class:`BaseState`, the reference engine's public
+state class (format: ``docs/base.md``), laid out room for room like ``src/variants/base/``."""
 
 from __future__ import annotations
 
@@ -14,7 +8,6 @@ import copy
 import numpy as np
 import numpy.typing as npt
 
-from splendor.errors import IllegalActionError, InvalidActionError
 from splendor.reference.base import actions as A
 from splendor.reference.base.eval import heuristic
 from splendor.reference.base.explain import explain_illegal
@@ -22,27 +15,16 @@ from splendor.reference.base.json import from_obj, to_obj
 from splendor.reference.base.observe import OBSERVATION_SIZE, determinize, observation
 from splendor.reference.base.render import render
 from splendor.reference.base.rules import BaseRules
-from splendor.reference.common import (
-    Action,
-    Outcome,
-    action_id,
-    check_int,
-    dump_json,
-    id_argument,
-    parse_json,
-)
+from splendor.reference.common import Outcome, check_int, dump_json, parse_json
 from splendor.reference.rng import SplitMix64
+from splendor.reference.surface import Surface
 
 NUM_ACTIONS = A.NUM_ACTIONS
 VARIANT = "base"
 __all__ = ["NUM_ACTIONS", "OBSERVATION_SIZE", "BaseState", "new_base_game"]
 
 
-def _action(a: int) -> Action:
-    return Action(VARIANT, a, A.action_text(a))
-
-
-class BaseState(BaseRules):
+class BaseState(BaseRules, Surface):
     """A game of Splendor (base). Build one with :func:`new_base_game` or :meth:`from_json`."""
 
     variant = VARIANT
@@ -61,55 +43,18 @@ class BaseState(BaseRules):
     def clone(self) -> BaseState:
         return copy.deepcopy(self)
 
-    def __copy__(self) -> BaseState:
-        # A shallow copy would share the players' token lists with this state.
-        return self.clone()
-
     # ------------------------------------------------------------------ actions
 
-    def action_from_id(self, i: int) -> Action:
-        """The Action of id ``i`` (InvalidActionError when out of range or not an int)."""
-        return _action(id_argument(i, NUM_ACTIONS))
+    @staticmethod
+    def _action_text(a: int) -> str:
+        return A.action_text(a)
 
-    def action_from_text(self, text: str) -> Action:
-        """Parse action text (InvalidActionError naming the text on failure)."""
-        if not isinstance(text, str):
-            raise InvalidActionError(f"action text must be a str, not {type(text).__name__}")
-        return _action(A.parse_action(text))
+    @staticmethod
+    def _parse_action(text: str) -> int:
+        return A.parse_action(text)
 
-    def _resolve(self, a: Action | int | str) -> int:
-        found = action_id(a, NUM_ACTIONS, VARIANT)
-        if found is None:
-            assert isinstance(a, str)
-            return A.parse_action(a)
-        return found
-
-    def legal_action_ids(self) -> list[int]:
-        return self.legal_ids()
-
-    def legal_actions(self) -> list[Action]:
-        return [_action(a) for a in self.legal_ids()]
-
-    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
-        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-        mask[self.legal_ids()] = True
-        return mask
-
-    def apply(self, a: Action | int | str) -> None:
-        """Play an action given as an Action, an id or text; the state is unchanged on error."""
-        i = self._resolve(a)
-        if self.phase == "over":
-            raise IllegalActionError(f"the game is over; `{A.action_text(i)}` cannot be played")
-        if i not in self.legal_ids():
-            raise IllegalActionError(
-                f"`{A.action_text(i)}` is not legal now: {explain_illegal(self, i)}"
-            )
-        self.apply_unchecked(i)
-
-    def child(self, a: Action | int | str) -> BaseState:
-        out = self.clone()
-        out.apply(a)
-        return out
+    def _explain(self, a: int) -> str:
+        return explain_illegal(self, a)
 
     # ------------------------------------------------------------------ queries
 
@@ -119,22 +64,12 @@ class BaseState(BaseRules):
         current = self.current
         return -1 if current is None else current
 
-    def is_terminal(self) -> bool:
-        return self.phase == "over"
-
     def outcome(self) -> Outcome | None:
         reason = self.end_reason() if self.phase == "over" else None
         if reason is None:
             return None
         winners = () if reason == "truncated" else self.winners()
         return Outcome(winners, reason, self.num_players)
-
-    def returns(self) -> list[float]:
-        outcome = self.outcome()
-        return [0.0] * self.num_players if outcome is None else outcome.returns()
-
-    def _seat(self, player: object) -> int:
-        return check_int(player, "player", 0, self.num_players - 1)
 
     def heuristic(self, player: int) -> float:
         """Value in [0, 1] of the position for ``player`` (docs/base.md, Heuristic)."""
@@ -166,13 +101,6 @@ class BaseState(BaseRules):
         return out
 
     # ------------------------------------------------------------------ dunders
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, BaseState):
-            return NotImplemented
-        return self.to_json() == other.to_json()
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
         return render(self)

@@ -1,13 +1,8 @@
 """Splendor: Marvel, the reference engine (the executable specification).
 
-Format: ``docs/marvel.md``; rules: ``shared/rules/marvel.md``. Written for
-clarity, not speed: the Rust engine is checked against it move for move.
-
-The package mirrors ``src/variants/marvel/`` room for room (docs/contract.md, *The
-rooms of a variant*): the state and its setup live in
-:mod:`~splendor.reference.marvel.state`, the rules in
-:mod:`~splendor.reference.marvel.rules`; :class:`MarvelState` adds the checked API of
-docs/contract.md (Python surface), each method one call into a room.
+Format: ``docs/marvel.md``; rules: ``docs/rules/marvel.md``. Written for clarity, not
+speed: the Rust engine is checked against it move for move. :class:`MarvelState` is laid
+out room for room like ``src/variants/marvel/``.
 """
 
 from __future__ import annotations
@@ -18,16 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from splendor.errors import IllegalActionError, InvalidActionError
-from splendor.reference.common import (
-    Action,
-    action_id,
-    check_int,
-    dump_json,
-    id_argument,
-    load_json,
-    parse_json,
-)
+from splendor.reference.common import check_int, dump_json, load_json, parse_json
 from splendor.reference.marvel import actions as A
 from splendor.reference.marvel.cards import (
     COLOURS,
@@ -44,9 +30,10 @@ from splendor.reference.marvel.render import render
 from splendor.reference.marvel.rules import MarvelRules
 from splendor.reference.marvel.state import PlayerState, Reserve
 from splendor.reference.rng import SplitMix64
+from splendor.reference.surface import Surface
 
 
-class MarvelState(MarvelRules):
+class MarvelState(MarvelRules, Surface):
     """A Splendor: Marvel game state (full information; views via ``to_json``)."""
 
     variant = "marvel"
@@ -58,61 +45,16 @@ class MarvelState(MarvelRules):
         """The seat to decide, -1 when the game is over."""
         return -1 if self.phase == "over" else self.current
 
-    def is_terminal(self) -> bool:
-        """True when the game is over."""
-        return self.phase == "over"
+    @staticmethod
+    def _action_text(a: int) -> str:
+        return A.ALL_TEXT[a]
 
-    def legal_action_ids(self) -> list[int]:
-        """Legal action ids, ascending."""
-        return self.legal_ids()
+    @staticmethod
+    def _parse_action(text: str) -> int:
+        return A.parse_action(text)
 
-    def legal_actions(self) -> list[Action]:
-        """Legal actions, ascending by id."""
-        return [Action("marvel", a, A.ALL_TEXT[a]) for a in self.legal_ids()]
-
-    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
-        """A bool array of length ``num_actions``."""
-        mask = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)
-        mask[self.legal_ids()] = True
-        return mask
-
-    # ----- applying actions -----------------------------------------------
-
-    def action_from_text(self, text: str) -> Action:
-        """Parse action text (InvalidActionError when it does not parse)."""
-        if not isinstance(text, str):
-            raise InvalidActionError(f"action text must be a str, not {type(text).__name__}")
-        a = A.parse_action(text)
-        return Action("marvel", a, A.ALL_TEXT[a])
-
-    def action_from_id(self, a: int) -> Action:
-        """The Action of an id (InvalidActionError when out of range)."""
-        i = id_argument(a, A.NUM_ACTIONS)
-        return Action("marvel", i, A.ALL_TEXT[i])
-
-    def _resolve(self, action: Action | int | str) -> int:
-        a = action_id(action, A.NUM_ACTIONS, "marvel")
-        if a is None:
-            assert isinstance(action, str)
-            return A.parse_action(action)
-        return a
-
-    def apply(self, action: Action | int | str) -> None:
-        """Apply a legal action (an Action, id or text); the state is unchanged on error."""
-        a = self._resolve(action)
-        if self.phase == "over":
-            raise IllegalActionError(f"the game is over; `{A.ALL_TEXT[a]}` cannot be played")
-        if a not in self.legal_ids():
-            raise IllegalActionError(
-                f"`{A.ALL_TEXT[a]}` is not legal now: {explain_illegal(self, a)}"
-            )
-        self._apply(a)
-
-    def child(self, action: Action | int | str) -> MarvelState:
-        """A new state with ``action`` applied."""
-        c = self.clone()
-        c.apply(action)
-        return c
+    def _explain(self, a: int) -> str:
+        return explain_illegal(self, a)
 
     def clone(self) -> MarvelState:
         """A deep copy (the card data is shared: it is immutable)."""
@@ -136,42 +78,30 @@ class MarvelState(MarvelRules):
     def __deepcopy__(self, memo: dict[int, Any]) -> MarvelState:
         return self.clone()
 
-    def __copy__(self) -> MarvelState:
-        # A shallow copy would share the players' token lists with this state.
-        return self.clone()
-
-    def returns(self) -> list[float]:
-        """One float per seat: 1/k to each of k winners, zeros before the end."""
-        o = self.outcome()
-        return o.returns() if o is not None else [0.0] * self.num_players
-
     def heuristic(self, player: int) -> float:
         """A value in [0, 1] for ``player`` (docs/marvel.md section 8)."""
-        return heuristic(self, self._check_seat(player))
+        return heuristic(self, self._seat(player))
 
     # ----- hidden information -----------------------------------------------
 
     def determinize(self, player: int, *, seed: int) -> MarvelState:
         """A full state consistent with ``player``'s view (contract: sorted pools)."""
-        seat = self._check_seat(player)
+        seat = self._seat(player)
         rng = SplitMix64(check_int(seed, "seed", 0, 2**64 - 1))
         out = self.clone()
         determinize(out, seat, rng)
         return out
 
-    def _check_seat(self, player: object) -> int:
-        return check_int(player, "player", 0, self.num_players - 1)
-
     def observation(self, player: int) -> npt.NDArray[np.float32]:
         """The observation vector of ``player`` (docs/marvel.md section 6)."""
-        return observation(self, self._check_seat(player))
+        return observation(self, self._seat(player))
 
     # ----- JSON ---------------------------------------------------------------
 
     def to_obj(self, player: int | None = None) -> dict[str, Any]:
         """The JSON object of the full state or of ``player``'s view."""
         if player is not None:
-            player = self._check_seat(player)
+            player = self._seat(player)
         return to_obj(self, player)
 
     def to_json(self, player: int | None = None) -> str:
@@ -198,11 +128,6 @@ class MarvelState(MarvelRules):
         return state
 
     # ----- Python protocol ------------------------------------------------------
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, MarvelState) and self.to_json() == other.to_json()
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __getstate__(self) -> dict[str, Any]:
         return {"json": self.to_json(), "data": self.data}
