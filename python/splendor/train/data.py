@@ -122,9 +122,6 @@ def shard_paths(run_dir: str | os.PathLike[str]) -> list[Path]:
 def _check_shard(
     path: Path, arrays: dict[str, Any], obs_size: int, num_actions: int, players: int
 ) -> None:
-    n = arrays["obs"].shape[0] if "obs" in arrays else 0
-    if "q" not in arrays:
-        arrays["q"] = np.full(n, np.nan, dtype=np.float32)
     for key, dtype in {**SHARD_KEYS, **OPTIONAL_SHARD_KEYS}.items():
         if key not in arrays:
             raise ShardError(f"{path}: missing array '{key}'")
@@ -201,6 +198,9 @@ def read_shard(
         raise ShardError(f"{path}: no such shard") from None
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
         raise ShardError(f"{path}: not a readable .npz shard ({exc})") from None
+    if "q" not in arrays and "obs" in arrays:
+        # A shard from before the search value was recorded.
+        arrays["q"] = np.full(arrays["obs"].shape[0], np.nan, dtype=np.float32)
     _check_shard(path, arrays, obs_size, num_actions, players)
     return arrays
 
