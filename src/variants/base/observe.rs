@@ -1,7 +1,7 @@
 //! What one player can see: the observation vector and determinization.
 
 use super::cards::{self, LEVEL_START};
-use super::state::{BaseState, Phase, DECK_SEG, EMPTY};
+use super::state::{BaseState, Phase, DECK_SEG};
 use crate::cardset::CardSet;
 use crate::game::Player;
 use crate::gems::Gems;
