@@ -354,7 +354,7 @@ impl<G: Observed> VectorEnv<G> {
             return;
         }
         let chunk = n.div_ceil(threads);
-        let cells: Vec<Mutex<Option<(usize, &mut [Slot<G>])>>> = self
+        let cells: Vec<_> = self
             .slots
             .chunks_mut(chunk)
             .enumerate()
