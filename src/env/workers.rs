@@ -46,6 +46,9 @@ struct Shared {
 pub struct Workers {
     shared: Arc<Shared>,
     threads: Vec<JoinHandle<()>>,
+    /// The process that started the threads: a child made by `fork` (Python's
+    /// multiprocessing) has none of them, and steps every shard itself.
+    owner: u32,
 }
 
 impl Workers {
@@ -64,6 +67,7 @@ impl Workers {
         let mut workers = Workers {
             shared,
             threads: Vec::with_capacity(count),
+            owner: std::process::id(),
         };
         for index in 1..=count {
             let shared = Arc::clone(&workers.shared);
@@ -87,13 +91,21 @@ impl Workers {
     }
 
     /// Calls `job(0)` on this thread and `job(i)` on worker `i` (1 to
-    /// `len()`), and returns when every call has. A panic in any call is
-    /// resumed here, after all of them have returned.
+    /// `len()`), and returns when every call has (in a forked child, all on
+    /// this thread). A panic in any call is resumed here, after all of them
+    /// have returned.
     pub fn run(&mut self, job: Job<'_>) {
         let shared = &*self.shared;
         let count = self.threads.len();
         if count == 0 {
             job(0);
+            return;
+        }
+        if std::process::id() != self.owner {
+            // A forked child: the workers stayed in the parent.
+            for index in 0..=count {
+                job(index);
+            }
             return;
         }
         // `&mut self`: one step at a time, so the previous step's job is no
@@ -128,6 +140,14 @@ impl Workers {
 
 impl Drop for Workers {
     fn drop(&mut self) {
+        if std::process::id() != self.owner {
+            // A forked child has no such threads to stop or join (their
+            // handles would name threads of the parent).
+            for handle in self.threads.drain(..) {
+                std::mem::forget(handle);
+            }
+            return;
+        }
         self.shared.stop.store(true, Ordering::SeqCst);
         {
             let _guard = self
