@@ -107,7 +107,6 @@ pub struct Buffers<'a> {
 /// One env's rows of the buffers.
 struct Row<'a> {
     obs: &'a mut [f32],
-    mask: &'a mut [bool],
     player: &'a mut i32,
     rewards: &'a mut [f32],
     terminated: &'a mut bool,
@@ -390,7 +389,6 @@ impl<G: Observed> VectorEnv<G> {
             let rows = slots
                 .iter_mut()
                 .zip(b.obs.chunks_mut(o))
-                .zip(b.mask.chunks_mut(m))
                 .zip(b.player.iter_mut())
                 .zip(b.rewards.chunks_mut(p))
                 .zip(b.terminated.iter_mut())
@@ -398,11 +396,9 @@ impl<G: Observed> VectorEnv<G> {
                 .zip(b.final_obs.chunks_mut(o))
                 .zip(b.episode_length.iter_mut());
             for row in rows {
-                let (((((((slot, obs), mask), player), rewards), terminated), truncated), fin) =
-                    row.0;
+                let ((((((slot, obs), player), rewards), terminated), truncated), fin) = row.0;
                 let mut r = Row {
                     obs,
-                    mask,
                     player,
                     rewards,
                     terminated,
@@ -411,6 +407,12 @@ impl<G: Observed> VectorEnv<G> {
                     episode_length: row.1,
                 };
                 f(slot, &mut r, &mut scratch);
+            }
+            // The masks last, in a pass of their own: the caller reads them
+            // next (to choose actions), and finds them in the cache rather
+            // than evicted by the observations written after them.
+            for (slot, mask) in slots.iter().zip(b.mask.chunks_mut(m)) {
+                write_mask(&slot.legal, mask);
             }
         };
         if threads == 1 {
@@ -580,14 +582,14 @@ impl<G: Observed> Slot<G> {
         self.write(row, inv, scratch);
     }
 
-    /// Writes the current observation, mask and player into `row`.
+    /// Writes the current observation and player into `row`, and keeps the
+    /// legal actions (the mask row is written from them after the shard).
     fn write(&mut self, row: &mut Row<'_>, inv: Option<&[f32]>, scratch: &mut ActionList) {
         let p = self.game.current_player().unwrap_or(0);
         *row.player = i32::from(p);
         self.game.observation(p, row.obs);
         scale(row.obs, inv);
         self.game.legal_bits(scratch, &mut self.legal);
-        write_mask(&self.legal, row.mask);
     }
 }
 
