@@ -137,8 +137,10 @@ def main() -> None:
             results[f"env alone (first legal) threads={threads}"] = timed(
                 vector_env_first_legal(variant, args.n, threads, args.steps), args.repeats
             )
+        # A twentieth of the steps (a run is still about 10,000 decisions), best of
+        # as many runs as the env rows: its best is as well sampled as theirs.
         loop_steps = max(1, args.steps // 20)
-        results["python loop"] = timed(python_loop(variant, args.n, loop_steps), 2)
+        results["python loop"] = timed(python_loop(variant, args.n, loop_steps), args.repeats)
         results["VectorEnv, random bot on seat 1"] = timed(
             raw_with_opponent(variant, args.n, args.steps), args.repeats
         )

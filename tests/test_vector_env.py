@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -144,6 +145,34 @@ def test_same_arrays_for_any_thread_count() -> None:
         one, two = run(1, opponents), run(2, opponents)
         for a, b in zip(one, two, strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="fork start method")
+def test_a_forked_child_steps_without_the_parents_threads() -> None:
+    # The worker threads stay in the parent: a child made by fork (multiprocessing's
+    # default on Linux) steps every shard itself, and gets the same arrays.
+    import multiprocessing
+
+    env = splendor.VectorEnv("base", 16, seed=4, threads=2)
+    rng = np.random.default_rng(6)
+    env.step(random_legal(env.action_mask, rng))
+    actions = random_legal(env.action_mask, rng)
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_step_and_send, args=(env, actions, send))
+    child.start()
+    assert receive.poll(60), "the child did not step"
+    from_child = receive.recv()
+    child.join(60)
+    assert child.exitcode == 0
+    env.step(actions)
+    np.testing.assert_array_equal(from_child, env.observation)
+
+
+def _step_and_send(env: splendor.VectorEnv, actions: npt.NDArray[np.int64], send: Any) -> None:
+    env.step(actions)
+    send.send(env.observation.copy())
+    del env  # dropping it in the child must not wait for the parent's threads
 
 
 def test_reset_seed() -> None:

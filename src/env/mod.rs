@@ -4,6 +4,7 @@
 
 pub mod spec;
 pub mod vector;
+pub mod workers;
 
 pub use spec::{Feature, LegalBits, ObservationSpec, Observed, MASK_WORDS};
 pub use vector::{Buffers, EnvConfig, VectorEnv};

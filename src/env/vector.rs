@@ -9,9 +9,11 @@
 //! on how the envs are sharded over threads.
 
 use super::spec::{LegalBits, Observed, MASK_WORDS};
+use super::workers::Workers;
 use crate::game::{Action, ActionList, Config, Game, GameError, Player};
 use crate::rng::SplitMix64;
 use crate::search::{Bot, BotSpec};
+use std::sync::{Mutex, PoisonError};
 
 /// `SPREAD[b]`: the byte `b` as 8 bools, bit 0 first: a mask row is written
 /// eight actions at a time.
@@ -105,7 +107,6 @@ pub struct Buffers<'a> {
 /// One env's rows of the buffers.
 struct Row<'a> {
     obs: &'a mut [f32],
-    mask: &'a mut [bool],
     player: &'a mut i32,
     rewards: &'a mut [f32],
     terminated: &'a mut bool,
@@ -134,9 +135,10 @@ pub struct VectorEnv<G: Observed> {
     slots: Vec<Slot<G>>,
     config: EnvConfig,
     inverse_scales: Option<Vec<f32>>,
-    /// Workers for `threads > 1`, kept for the env's life: spawning threads
-    /// on every step would cost as much as a shard's work.
-    pool: Option<rayon::ThreadPool>,
+    /// `threads - 1` workers (the calling thread steps a shard too), kept
+    /// for the env's life: spawning threads on every step would cost as much
+    /// as a shard's work.
+    workers: Workers,
 }
 
 fn mix(seed: u64, index: u64) -> u64 {
@@ -179,22 +181,13 @@ impl<G: Observed> VectorEnv<G> {
             slots.push(Self::slot(&config, i)?);
         }
         let inverse_scales = config.normalize.then(|| spec.inverse_scales());
-        let pool = if config.threads > 1 {
-            Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(config.threads)
-                    .thread_name(|i| format!("splendor-env-{i}"))
-                    .build()
-                    .map_err(|e| GameError::Config(format!("cannot start the env threads: {e}")))?,
-            )
-        } else {
-            None
-        };
+        let workers = Workers::new(config.threads - 1)
+            .map_err(|e| GameError::Config(format!("cannot start the env threads: {e}")))?;
         Ok(Self {
             slots,
             config,
             inverse_scales,
-            pool,
+            workers,
         })
     }
 
@@ -287,22 +280,32 @@ impl<G: Observed> VectorEnv<G> {
         }
         // Each action is read once, here, and kept in its slot: the caller's
         // array is never read again, so a writer racing this call cannot make
-        // an unchecked action reach a game.
-        for (i, (slot, &a)) in self.slots.iter_mut().zip(actions).enumerate() {
-            if a < 0 || a >= G::NUM_ACTIONS as i64 {
-                return Err(GameError::InvalidAction(format!(
-                    "env {i}: action id must be between 0 and {}, got {a}",
-                    G::NUM_ACTIONS - 1
-                )));
+        // an unchecked action reach a game. Each shard checks its own envs
+        // on the thread that then plays them (their slots stay in that core's
+        // cache); nothing is played unless every env's action is legal.
+        let first_error: Mutex<Option<(usize, GameError)>> = Mutex::new(None);
+        self.for_each_shard(|first, slots| {
+            for (k, slot) in slots.iter_mut().enumerate() {
+                let i = first + k;
+                match slot.checked(actions[i], i) {
+                    Ok(a) => slot.action = a,
+                    Err(e) => {
+                        // The lowest bad env of the shard; the lowest of all
+                        // shards is the first bad env.
+                        let mut kept = first_error.lock().unwrap_or_else(PoisonError::into_inner);
+                        if kept.as_ref().is_none_or(|(j, _)| i < *j) {
+                            *kept = Some((i, e));
+                        }
+                        return;
+                    }
+                }
             }
-            let a = a as usize;
-            if slot.legal[a / 64] >> (a % 64) & 1 == 0 {
-                return Err(GameError::IllegalAction(format!(
-                    "env {i}: `{}` (id {a}) is not legal now",
-                    G::action_text(Action(a as u16))
-                )));
-            }
-            slot.action = Action(a as u16);
+        });
+        if let Some((_, e)) = first_error
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+        {
+            return Err(e);
         }
         let scales = self.inverse_scales.take();
         let inv = scales.as_deref();
@@ -336,14 +339,45 @@ impl<G: Observed> VectorEnv<G> {
         Ok(())
     }
 
-    /// Runs `f` on every env with its rows: in shards on the env's pool when
+    /// Runs `f(first, slots)` on every shard of the envs (the shards of
+    /// [`sharded`](Self::sharded), `first` the index of a shard's first env):
+    /// on the env's workers when `threads > 1`.
+    fn for_each_shard<F>(&mut self, f: F)
+    where
+        F: Fn(usize, &mut [Slot<G>]) + Sync,
+    {
+        let n = self.slots.len();
+        let threads = (self.workers.len() + 1).min(n).max(1);
+        if threads == 1 {
+            f(0, &mut self.slots);
+            return;
+        }
+        let chunk = n.div_ceil(threads);
+        let cells: Vec<_> = self
+            .slots
+            .chunks_mut(chunk)
+            .enumerate()
+            .map(|(k, slots)| Mutex::new(Some((k * chunk, slots))))
+            .collect();
+        let job = |i: usize| {
+            let taken = cells
+                .get(i)
+                .and_then(|cell| cell.lock().unwrap_or_else(PoisonError::into_inner).take());
+            if let Some((first, slots)) = taken {
+                f(first, slots);
+            }
+        };
+        self.workers.run(&job);
+    }
+
+    /// Runs `f` on every env with its rows: in shards on the env's workers when
     /// `threads > 1`, else on the calling thread.
     fn sharded<F>(&mut self, buf: Buffers<'_>, f: F)
     where
         F: Fn(&mut Slot<G>, &mut Row<'_>, &mut ActionList) + Sync,
     {
         let n = self.slots.len();
-        let threads = self.config.threads.min(n).max(1);
+        let threads = (self.workers.len() + 1).min(n).max(1);
         let chunk = n.div_ceil(threads);
         let o = G::OBSERVATION_SIZE;
         let m = G::NUM_ACTIONS;
@@ -355,7 +389,6 @@ impl<G: Observed> VectorEnv<G> {
             let rows = slots
                 .iter_mut()
                 .zip(b.obs.chunks_mut(o))
-                .zip(b.mask.chunks_mut(m))
                 .zip(b.player.iter_mut())
                 .zip(b.rewards.chunks_mut(p))
                 .zip(b.terminated.iter_mut())
@@ -363,11 +396,9 @@ impl<G: Observed> VectorEnv<G> {
                 .zip(b.final_obs.chunks_mut(o))
                 .zip(b.episode_length.iter_mut());
             for row in rows {
-                let (((((((slot, obs), mask), player), rewards), terminated), truncated), fin) =
-                    row.0;
+                let ((((((slot, obs), player), rewards), terminated), truncated), fin) = row.0;
                 let mut r = Row {
                     obs,
-                    mask,
                     player,
                     rewards,
                     terminated,
@@ -377,11 +408,17 @@ impl<G: Observed> VectorEnv<G> {
                 };
                 f(slot, &mut r, &mut scratch);
             }
+            // The masks last, in a pass of their own: the caller reads them
+            // next (to choose actions), and finds them in the cache rather
+            // than evicted by the observations written after them.
+            for (slot, mask) in slots.iter().zip(b.mask.chunks_mut(m)) {
+                write_mask(&slot.legal, mask);
+            }
         };
-        let Some(pool) = self.pool.as_ref().filter(|_| threads > 1) else {
+        if threads == 1 {
             run(&mut self.slots, buf);
             return;
-        };
+        }
         let Buffers {
             obs,
             mask,
@@ -420,22 +457,43 @@ impl<G: Observed> VectorEnv<G> {
                 (slots, b)
             })
             .collect();
+        // Shard `i` goes to whoever runs `job(i)`: the calling thread steps
+        // shard 0, worker `i` shard `i`.
+        let cells: Vec<Mutex<Option<_>>> =
+            shards.into_iter().map(|s| Mutex::new(Some(s))).collect();
         let run = &run;
-        pool.scope(|scope| {
-            let mut shards = shards.into_iter();
-            let first = shards.next();
-            for (slots, b) in shards {
-                scope.spawn(move |_| run(slots, b));
-            }
-            // The worker running this scope steps the first shard itself.
-            if let Some((slots, b)) = first {
+        let job = |i: usize| {
+            let taken = cells
+                .get(i)
+                .and_then(|cell| cell.lock().unwrap_or_else(PoisonError::into_inner).take());
+            if let Some((slots, b)) = taken {
                 run(slots, b);
             }
-        });
+        };
+        self.workers.run(&job);
     }
 }
 
 impl<G: Observed> Slot<G> {
+    /// `a` as an action if it is one and legal now, else the error naming
+    /// env `i`.
+    fn checked(&self, a: i64, i: usize) -> Result<Action, GameError> {
+        if a < 0 || a >= G::NUM_ACTIONS as i64 {
+            return Err(GameError::InvalidAction(format!(
+                "env {i}: action id must be between 0 and {}, got {a}",
+                G::NUM_ACTIONS - 1
+            )));
+        }
+        let a = a as usize;
+        if self.legal[a / 64] >> (a % 64) & 1 == 0 {
+            return Err(GameError::IllegalAction(format!(
+                "env {i}: `{}` (id {a}) is not legal now",
+                G::action_text(Action(a as u16))
+            )));
+        }
+        Ok(Action(a as u16))
+    }
+
     /// Deals the env's next game; false if dealing failed (it cannot: the
     /// config was checked by dealing the first game).
     fn new_game(&mut self) -> bool {
@@ -524,14 +582,14 @@ impl<G: Observed> Slot<G> {
         self.write(row, inv, scratch);
     }
 
-    /// Writes the current observation, mask and player into `row`.
+    /// Writes the current observation and player into `row`, and keeps the
+    /// legal actions (the mask row is written from them after the shard).
     fn write(&mut self, row: &mut Row<'_>, inv: Option<&[f32]>, scratch: &mut ActionList) {
         let p = self.game.current_player().unwrap_or(0);
         *row.player = i32::from(p);
         self.game.observation(p, row.obs);
         scale(row.obs, inv);
         self.game.legal_bits(scratch, &mut self.legal);
-        write_mask(&self.legal, row.mask);
     }
 }
 
