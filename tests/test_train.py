@@ -486,6 +486,38 @@ def test_training_reduces_the_loss(run_dir: Path, tmp_path: Path) -> None:
     assert steps[-1]["value_loss"] < steps[0]["value_loss"]
 
 
+def test_learning_rate_follows_the_schedule_in_every_iteration(
+    run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[float] = []
+    real_step = loop.train_step
+
+    def recording_step(
+        model: Any, optimizer: torch.optim.Optimizer, batch: Any
+    ) -> tuple[float, float]:
+        seen.append(optimizer.param_groups[0]["lr"])
+        return real_step(model, optimizer, batch)
+
+    monkeypatch.setattr(loop, "train_step", recording_step)
+    config = tiny_config(run_dir, iterations=2, steps_per_iteration=4, learning_rate=2e-3)
+    assert config.lr_schedule == "cosine"  # the default
+    loop.train(config, tmp_path / "cosine", progress=False)
+    # Half a cosine from 2e-3 towards 0 over the 4 steps, restarted each iteration:
+    # 2e-3 * (1 + cos(pi * k / 4)) / 2 for k = 0..3.
+    one_phase = [2e-3, 2e-3 * (2 + 2**0.5) / 4, 1e-3, 2e-3 * (2 - 2**0.5) / 4]
+    assert seen == pytest.approx(one_phase * 2, rel=1e-12)
+    seen.clear()
+    constant = tiny_config(run_dir, iterations=1, steps_per_iteration=3, lr_schedule="constant")
+    loop.train(constant, tmp_path / "constant", progress=False)
+    assert seen == [constant.learning_rate] * 3
+
+
+def test_runs_recorded_before_the_schedule_resume_at_a_constant_rate(run_dir: Path) -> None:
+    settings = tiny_config(run_dir).to_json()
+    assert settings.pop("lr_schedule") == "cosine"
+    assert loop.TrainConfig.from_json(settings).lr_schedule == "constant"
+
+
 def test_runs_are_reproducible_and_resume_after_an_interruption(
     run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -524,6 +556,7 @@ def test_bad_settings_are_refused(run_dir: Path, tmp_path: Path) -> None:
         ({"data": ()}, "without generation"),
         ({"variant": "chess"}, "unknown variant"),
         ({"validation_fraction": 1.0}, "validation_fraction"),
+        ({"lr_schedule": "step"}, "lr_schedule must be one of cosine, constant"),
     ]
     for changes, message in cases:
         with pytest.raises(splendor.ConfigError, match=message):

@@ -519,6 +519,12 @@ def _add_train(sub: Any) -> None:
     p.add_argument("--batch-size", type=int_in(1, 1 << 20), default=256)
     p.add_argument("--lr", type=float_in(1e-9, 10.0), default=1e-3, help="Adam learning rate")
     p.add_argument(
+        "--lr-schedule",
+        choices=("cosine", "constant"),
+        default="cosine",
+        help="cosine: each iteration's training decays the rate to 0; constant: no decay",
+    )
+    p.add_argument(
         "--l2", type=float_in(0.0, 1.0), default=1e-3, help="L2 penalty (Adam weight decay)"
     )
     p.add_argument(

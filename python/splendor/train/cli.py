@@ -45,6 +45,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         steps_per_iteration=args.steps,
         batch_size=args.batch_size,
         learning_rate=args.lr,
+        lr_schedule=args.lr_schedule,
         l2=args.l2,
         validation_fraction=args.validation,
         checkpoint_every=args.checkpoint_every,

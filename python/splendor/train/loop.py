@@ -21,6 +21,7 @@ import dataclasses
 import hashlib
 import inspect
 import json
+import math
 import os
 import random
 import shutil
@@ -56,6 +57,10 @@ PHASES = ("start", "generated", "trained", "gated", "done")
 """The phases of an iteration, in order; the checkpoint holds the last one finished."""
 
 
+LR_SCHEDULES = ("cosine", "constant")
+"""The learning-rate schedules of a training phase (:func:`learning_rate_at`)."""
+
+
 @dataclass
 class TrainConfig:
     """Every setting of a training run (recorded in ``run.json``)."""
@@ -84,6 +89,10 @@ class TrainConfig:
     steps_per_iteration: int = 1000
     batch_size: int = 256
     learning_rate: float = 1e-3
+    lr_schedule: str = "cosine"
+    """``cosine``: each iteration's training phase decays the learning rate from
+    ``learning_rate`` to 0 along half a cosine (docs/training.md measures it against a
+    constant rate); ``constant``: ``learning_rate`` throughout."""
     l2: float = 1e-3
     """L2 penalty (Adam's coupled weight decay: adds ``l2 * w`` to each gradient)."""
     validation_fraction: float = 0.05
@@ -142,6 +151,10 @@ class TrainConfig:
             raise ConfigError(f"hidden widths must be positive, got {self.hidden}")
         if self.learning_rate <= 0 or self.l2 < 0:
             raise ConfigError("learning rate must be positive and l2 not negative")
+        if self.lr_schedule not in LR_SCHEDULES:
+            raise ConfigError(
+                f"lr_schedule must be one of {', '.join(LR_SCHEDULES)}, got {self.lr_schedule!r}"
+            )
         if not 0.0 <= self.value_q_weight <= 1.0:
             raise ConfigError(f"value_q_weight must be between 0 and 1, got {self.value_q_weight}")
         if not 0.0 <= self.validation_fraction < 1.0:
@@ -167,6 +180,8 @@ class TrainConfig:
         if unknown:
             raise ConfigError(f"unknown training settings {', '.join(unknown)}")
         kwargs = dict(obj)
+        # Runs recorded before the setting existed trained at a constant rate.
+        kwargs.setdefault("lr_schedule", "constant")
         for key in ("hidden", "data", "eval_opponents"):
             if key in kwargs:
                 kwargs[key] = tuple(kwargs[key])
@@ -243,6 +258,17 @@ def evaluate_losses(
                 decided_total += decided
     model.train()
     return policy_sum / len(samples), (value_sum / decided_total if decided_total else None)
+
+
+def learning_rate_at(config: TrainConfig, step: int) -> float:
+    """The learning rate of training step ``step`` (0-based) of an iteration.
+
+    A pure function of the step, so a resumed run takes up the schedule where it stopped.
+    """
+    if config.lr_schedule == "constant" or config.steps_per_iteration == 0:
+        return config.learning_rate
+    progress = step / config.steps_per_iteration
+    return config.learning_rate * 0.5 * (1.0 + math.cos(math.pi * progress))
 
 
 def train_step(
@@ -481,6 +507,8 @@ class Trainer:
         started = time.monotonic()
         first_step = self.iteration_step
         while self.iteration_step < config.steps_per_iteration:
+            for group in self.optimizer.param_groups:
+                group["lr"] = learning_rate_at(config, self.iteration_step)
             p, v = train_step(self.model, self.optimizer, train_set.subset(sampler.next_rows()))
             self.totals.add(p, v)
             window.add(p, v)
