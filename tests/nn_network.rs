@@ -313,7 +313,10 @@ fn needs_header(players: usize) -> Header {
 fn a_needs_network_reads_the_observation_then_118_extras() {
     let header = needs_header(2);
     let t = tensors(&header, 6);
-    assert_eq!(get(&t, "input.shift").len(), BaseState::OBSERVATION_SIZE + 118);
+    assert_eq!(
+        get(&t, "input.shift").len(),
+        BaseState::OBSERVATION_SIZE + 118
+    );
     let net = Network::from_bytes(&encode(&header, &t)).expect("a valid needs file");
     assert_eq!(net.features(), "needs");
     assert_eq!(net.obs_size(), BaseState::OBSERVATION_SIZE);
@@ -405,14 +408,20 @@ fn the_features_key_is_checked() {
         ..header_for::<DuelState>(2, &[8])
     };
     let m = network_error(&encode(&duel, &random_tensors(&duel, 1)));
-    assert!(m.contains("`features`") && m.contains("base") && m.contains("raw"), "{m}");
+    assert!(
+        m.contains("`features`") && m.contains("base") && m.contains("raw"),
+        "{m}"
+    );
     // Any other value names the key and the allowed values.
     let odd = Header {
         features: Some("fancy".into()),
         ..base_header()
     };
     let m = network_error(&encode(&odd, &random_tensors(&odd, 1)));
-    assert!(m.contains("`features`") && m.contains("raw, needs") && m.contains("fancy"), "{m}");
+    assert!(
+        m.contains("`features`") && m.contains("raw, needs") && m.contains("fancy"),
+        "{m}"
+    );
     // `raw` written out reads as the key left out: same outputs, other bytes.
     let bare = base_header();
     let raw = Header {

@@ -933,9 +933,9 @@ def test_a_raw_file_without_the_features_key_loads_as_before(tmp_path: Path) -> 
     _, meta, _ = read_network_file(needs)
     del meta["features"]
     blind = _rewrite(needs, tmp_path / "blind.safetensors", metadata=meta)
-    with pytest.raises(NetworkError, match="input.shift"):
+    with pytest.raises(NetworkError, match=r"input\.shift"):
         splendor.Network.load(blind)
-    with pytest.raises(NetworkError, match=r"input.shift has shape \(550,\)"):
+    with pytest.raises(NetworkError, match=r"input\.shift has shape \(550,\)"):
         read_network_file(blind)
 
 
