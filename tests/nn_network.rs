@@ -299,3 +299,173 @@ fn equal_files_are_equal_networks() {
     assert_ne!(a, c);
     assert_eq!(a.sha256_hex().len(), 64);
 }
+
+// --- the `features` key ---
+
+fn needs_header(players: usize) -> Header {
+    Header {
+        features: Some("needs".into()),
+        ..header_for::<BaseState>(players, &[16, 8])
+    }
+}
+
+#[test]
+fn a_needs_network_reads_the_observation_then_118_extras() {
+    let header = needs_header(2);
+    let t = tensors(&header, 6);
+    assert_eq!(
+        get(&t, "input.shift").len(),
+        BaseState::OBSERVATION_SIZE + 118
+    );
+    let net = Network::from_bytes(&encode(&header, &t)).expect("a valid needs file");
+    assert_eq!(net.features(), "needs");
+    assert_eq!(net.obs_size(), BaseState::OBSERVATION_SIZE);
+    assert_eq!(net.input_size(), BaseState::OBSERVATION_SIZE + 118);
+    let mut scratch = net.scratch();
+    let mut logits = vec![0.0; BaseState::NUM_ACTIONS];
+    let mut value = vec![0.0; 2];
+    let mut obs = vec![0.0; BaseState::OBSERVATION_SIZE];
+    let mut input = vec![0.0; net.input_size()];
+    let mut nonzero_extras = 0;
+    for s in positions() {
+        s.observation(s.current_player().expect("not terminal"), &mut obs);
+        net.input(&obs, &mut input);
+        assert_eq!(&input[..obs.len()], &obs[..]);
+        nonzero_extras += input[obs.len()..].iter().filter(|v| **v != 0.0).count();
+        net.evaluate(&obs, &mut scratch, &mut logits, &mut value);
+        let (want_logits, want_value) = reference(&header, &t, &input);
+        for (a, b) in logits.iter().zip(&want_logits) {
+            assert!((f64::from(*a) - b).abs() < 1e-5, "logit {a} vs {b}");
+        }
+        for (a, b) in value.iter().zip(&want_value) {
+            assert!((f64::from(*a) - b).abs() < 1e-5, "value {a} vs {b}");
+        }
+    }
+    assert!(nonzero_extras > 1000, "the extras carry information");
+}
+
+/// The mover's `affordable` extras say exactly which buys the rules allow.
+#[test]
+fn the_movers_affordable_cards_are_its_legal_buys() {
+    use splendor::variants::base::actions::{BUY, BUY_RESERVED};
+    for players in 2..=4 {
+        let net = Network::from_bytes(&encode(
+            &needs_header(players),
+            &random_tensors(&needs_header(players), 1),
+        ))
+        .expect("valid");
+        let k = 12 + 3 * players;
+        assert_eq!(net.input_size() - net.obs_size(), players * (3 * k + 5));
+        let mut obs = vec![0.0; BaseState::OBSERVATION_SIZE];
+        let mut input = vec![0.0; net.input_size()];
+        let mut legal = ActionList::new();
+        let (mut affordable, mut not) = (0, 0);
+        for seed in 0..6u64 {
+            let mut s = BaseState::new_game(&Config {
+                seed,
+                num_players: players as u8,
+                ..Config::default()
+            })
+            .expect("a deal");
+            let mut rng = SplitMix64::new(seed);
+            while !s.is_terminal() {
+                let mover = s.current_player().expect("not terminal");
+                s.observation(mover, &mut obs);
+                s.legal_actions(&mut legal);
+                let ids: Vec<usize> = legal.as_slice().iter().map(|a| a.index()).collect();
+                let main = ids.iter().any(|&a| a < usize::from(BUY_RESERVED) + 3);
+                if main {
+                    net.input(&obs, &mut input);
+                    // Seat 0's block: need_sum[K], missing[K], affordable[K], ...
+                    let flags = &input[obs.len() + 2 * k..obs.len() + 3 * k];
+                    for (slot, &flag) in flags.iter().take(15).enumerate() {
+                        let id = if slot < 12 {
+                            usize::from(BUY) + slot
+                        } else {
+                            usize::from(BUY_RESERVED) + slot - 12
+                        };
+                        assert_eq!(flag == 1.0, ids.contains(&id), "slot {slot} seed {seed}");
+                        if flag == 1.0 {
+                            affordable += 1;
+                        } else {
+                            not += 1;
+                        }
+                    }
+                }
+                let a = legal.as_slice()[rng.below(legal.len() as u64) as usize];
+                s.apply(a).expect("legal");
+            }
+        }
+        assert!(affordable > 50 && not > 50, "{affordable} / {not}");
+    }
+}
+
+#[test]
+fn the_features_key_is_checked() {
+    // `needs` is defined for the base game only.
+    let duel = Header {
+        features: Some("needs".into()),
+        ..header_for::<DuelState>(2, &[8])
+    };
+    let m = network_error(&encode(&duel, &random_tensors(&duel, 1)));
+    assert!(
+        m.contains("`features`") && m.contains("base") && m.contains("raw"),
+        "{m}"
+    );
+    // Any other value names the key and the allowed values.
+    let odd = Header {
+        features: Some("fancy".into()),
+        ..base_header()
+    };
+    let m = network_error(&encode(&odd, &random_tensors(&odd, 1)));
+    assert!(
+        m.contains("`features`") && m.contains("raw, needs") && m.contains("fancy"),
+        "{m}"
+    );
+    // `raw` written out reads as the key left out: same outputs, other bytes.
+    let bare = base_header();
+    let raw = Header {
+        features: Some("raw".into()),
+        ..base_header()
+    };
+    let t = tensors(&bare, 3);
+    let a = Network::from_bytes(&encode(&bare, &t)).expect("valid");
+    let b = Network::from_bytes(&encode(&raw, &t)).expect("valid");
+    assert_ne!(a, b);
+    assert_eq!((a.features(), b.features()), ("raw", "raw"));
+    let mut obs = vec![0.0; BaseState::OBSERVATION_SIZE];
+    let (mut la, mut lb) = (vec![0.0; 329], vec![0.0; 329]);
+    let (mut va, mut vb) = (vec![0.0; 2], vec![0.0; 2]);
+    let (mut sa, mut sb) = (a.scratch(), b.scratch());
+    for s in positions().iter().take(20) {
+        s.observation(s.current_player().expect("live"), &mut obs);
+        a.evaluate(&obs, &mut sa, &mut la, &mut va);
+        b.evaluate(&obs, &mut sb, &mut lb, &mut vb);
+        assert_eq!((&la, &va), (&lb, &vb));
+    }
+    // A reader that ignores the key (as an older one does) refuses a needs
+    // file by the shape of its input: it cannot mis-evaluate it.
+    let needs = needs_header(2);
+    let ignored = Header {
+        features: None,
+        ..needs.clone()
+    };
+    let m = network_error(&encode(&ignored, &random_tensors(&needs, 1)));
+    assert!(m.contains("input.shift") && m.contains("shape"), "{m}");
+    // And a needs file with raw-width tensors is refused the same way.
+    let m = network_error(&encode(&needs, &random_tensors(&bare, 1)));
+    assert!(m.contains("input.shift") && m.contains("[550]"), "{m}");
+    // `needs` for a player count base does not seat, or other sizes, is refused.
+    let one = Header {
+        players: 1,
+        ..needs.clone()
+    };
+    let m = network_error(&encode(&one, &random_tensors(&one, 1)));
+    assert!(m.contains("`features`") && m.contains("1 players"), "{m}");
+    let small = Header {
+        obs_size: 431,
+        ..needs
+    };
+    let m = network_error(&encode(&small, &random_tensors(&small, 1)));
+    assert!(m.contains("`features`") && m.contains("obs_size"), "{m}");
+}

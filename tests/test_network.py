@@ -359,3 +359,15 @@ def test_match_cli_with_a_network(tmp_path: Path, capsys: pytest.CaptureFixture[
     bad.write_bytes(b"not a network")
     assert cli.main(["match", "--bots", f"net:10@{bad},random", "--games", "2"]) == 2
     assert "not a valid safetensors" in capsys.readouterr().err
+
+
+def test_input_features_of_a_raw_network_and_its_argument_errors() -> None:
+    net = Network.from_bytes(encode(*random_tensors("base", 2, (8,), seed=1)))
+    assert net.features == "raw" and "features=" in repr(net)
+    obs = splendor.new_game("base", seed=1).observation(0)
+    got = net.input_features(obs)
+    assert got.dtype == np.float32 and np.array_equal(got, obs)
+    with pytest.raises(NetworkError, match="observation has 3 values"):
+        net.input_features(np.zeros(3, dtype=np.float32))
+    with pytest.raises(ConfigError, match="observation must be a 1-d float32 NumPy array"):
+        net.input_features(obs.astype(np.float64))

@@ -53,17 +53,21 @@ def truncated_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def random_model(
-    variant: str = "base", players: int = 2, hidden: tuple[int, ...] = (32, 16)
+    variant: str = "base",
+    players: int = 2,
+    hidden: tuple[int, ...] = (32, 16),
+    features: str = "raw",
 ) -> PolicyValueNet:
     state = splendor.new_game(variant, players=players)
     torch.manual_seed(7)
-    model = PolicyValueNet(
-        NetworkShape(variant, players, state.observation_size, state.num_actions, hidden)
+    shape = NetworkShape(
+        variant, players, state.observation_size, state.num_actions, hidden, features
     )
+    model = PolicyValueNet(shape)
     gen = np.random.default_rng(3)
     model.set_input_normalization(
-        gen.normal(size=state.observation_size).astype(np.float32),
-        gen.uniform(0.5, 2.0, size=state.observation_size).astype(np.float32),
+        gen.normal(size=shape.input_size).astype(np.float32),
+        gen.uniform(0.5, 2.0, size=shape.input_size).astype(np.float32),
     )
     return model
 
@@ -814,3 +818,201 @@ def test_trained_network_agrees_in_rust_and_plays_the_gate(tmp_path: Path) -> No
     network = splendor.Network.load(best)
     for row, observation in enumerate(obs):
         np.testing.assert_allclose(network.evaluate(observation)[0], logits[row].numpy(), atol=1e-4)
+
+
+# --- the needs features (metadata ``features``) ---
+
+
+def needs_position() -> tuple[Any, np.ndarray]:
+    """Base, 2 players, seed 3, after four moves; player 0 to move.
+
+    Player 0 took w,u,g then u,g,r: tokens w1 u2 g2 r1. Player 1 took g,r,k and
+    reserved the face-up level-1 card in slot 3 (cost w1 r1 k3), getting a gold:
+    tokens g1 r1 k1 gold1. Nobody has a bonus yet, so a card's need is its cost.
+    Board level 1: slot 1 costs u2 k2, slot 2 g2 r1, slot 4 u1 g2 r1 k1; level 2
+    slot 1 costs r5.
+    """
+    state = splendor.new_game("base", players=2, seed=3)
+    for text in ("take wug", "take grk", "take ugr", "reserve 1.3"):
+        (action,) = [a for a in state.legal_actions() if a.text == text]
+        state.apply(action)
+    assert state.current_player == 0
+    return state, state.observation(0)
+
+
+def test_needs_extras_on_a_hand_checked_position() -> None:
+    from splendor.reference.base.cards import load_nobles
+    from splendor.train.features import NeedsFeatures
+
+    state, obs = needs_position()
+    with torch.no_grad():
+        extras = NeedsFeatures(2)(torch.from_numpy(obs[None, :]))[0].numpy()
+    assert extras.shape == (118,)
+    # Per seat (mover first) 59 floats: need_sum[18], missing[18], affordable[18], noble_need[5];
+    # cards: board l1.0-3, l2.0-3, l3.0-3, seat0.reserve0-2, seat1.reserve0-2.
+    seat0, seat1 = extras[:59], extras[59:]
+    need, missing, affordable, nobles = (seat0[:18], seat0[18:36], seat0[36:54], seat0[54:])
+    # Player 0 (w1 u2 g2 r1, no gold).
+    assert need[[0, 1, 3, 4]].tolist() == [4, 3, 5, 5]
+    assert missing[[0, 1, 3, 4]].tolist() == [2, 0, 1, 4]  # lacks k2; -; k1; r4
+    assert affordable[[0, 1, 3, 4]].tolist() == [0, 1, 0, 0]
+    # Player 1's face-up reserve is visible to player 0: w1 r1 k3, player 0 lacks k3.
+    assert (need[15], missing[15], affordable[15]) == (5, 3, 0)
+    # No other reserved card: those slots are all zero.
+    for block in (need, missing, affordable):
+        assert not block[[12, 13, 14, 16, 17]].any()
+    # Player 1 (g1 r1 k1 and a gold): slot 2 (g2 r1) lacks g1, which the gold pays.
+    need1, missing1, affordable1 = seat1[:18], seat1[18:36], seat1[36:54]
+    assert (need1[1], missing1[1], affordable1[1]) == (3, 0, 1)
+    assert (missing1[0], missing1[15]) == (2, 2)  # u2 k1 less a gold; w1 k2 less a gold
+    # Three nobles in play for two players; with no bonus, a noble needs its whole requirement.
+    dealt = json.loads(state.to_json())["nobles"]
+    want = [sum(load_nobles()[n].req) for n in dealt] + [0, 0]
+    assert nobles.tolist() == want == seat1[54:].tolist()
+    assert all(w >= 8 for w in want[:3])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_rust_and_torch_extras_agree_on_real_games(players: int, tmp_path: Path) -> None:
+    model = random_model("base", players, hidden=(8,), features="needs")
+    path = tmp_path / "needs.safetensors"
+    model.export(path)
+    network = splendor.Network.load(path)
+    assert network.features == "needs" and "features='needs'" in repr(network).replace('"', "'")
+    obs = positions("base", players, count=150)
+    with torch.no_grad():
+        torch_input = model.input_features(torch.from_numpy(obs)).numpy()
+    rust_input = np.stack([network.input_features(o) for o in obs])
+    assert rust_input.shape == (150, obs.shape[1] + players * (3 * (12 + 3 * players) + 5))
+    np.testing.assert_array_equal(rust_input, torch_input)
+    extras = rust_input[:, obs.shape[1] :]
+    assert (extras != 0).sum() > 150 * 10  # real information, not zeros
+    assert set(np.unique(extras[:, 2 * (12 + 3 * players) : 3 * (12 + 3 * players)])) == {0, 1}
+
+
+def test_needs_network_agrees_in_rust_and_torch(tmp_path: Path) -> None:
+    model = random_model("base", 2, hidden=(64, 32), features="needs")
+    path = tmp_path / "needs.safetensors"
+    model.export(path)
+    shape, metadata, tensors = read_network_file(path)
+    assert metadata["features"] == "needs" and shape.features == "needs"
+    assert tensors["input.shift"].shape == (shape.obs_size + 118,)
+    assert tensors["trunk.0.weight"].shape == (64, shape.obs_size + 118)
+    assert shape.obs_size == splendor.new_game("base").observation_size
+    network = splendor.Network.load(path)
+    obs = positions("base", 2)
+    with torch.no_grad():
+        logits, value_logits = model(torch.from_numpy(obs))
+        value = torch.softmax(value_logits, dim=1)
+    inputs = np.stack([network.input_features(o) for o in obs])
+    np_logits, _ = numpy_forward(tensors, shape.hidden, inputs)
+    np.testing.assert_allclose(logits.numpy(), np_logits, atol=1e-5, rtol=0)
+    for row, observation in enumerate(obs):
+        rust_logits, rust_value = network.evaluate(observation)
+        np.testing.assert_allclose(rust_logits, logits[row].numpy(), atol=1e-4, rtol=0)
+        np.testing.assert_allclose(rust_value, value[row].numpy(), atol=1e-4, rtol=0)
+    # The extras matter: the same weights without them evaluate differently.
+    bare = numpy_forward(
+        {**tensors, "input.scale": np.concatenate([tensors["input.scale"][:-118], np.zeros(118)])},
+        shape.hidden,
+        inputs,
+    )[0]
+    assert np.abs(bare - np_logits).max() > 1e-3
+    loaded, _ = load(path)
+    assert loaded.shape == model.shape and "extras.ok" not in loaded.state_dict()
+
+
+def test_features_key_errors_in_both_loaders(tmp_path: Path) -> None:
+    good = tmp_path / "raw.safetensors"
+    random_model("duel").export(good)
+    _, meta, _ = read_network_file(good)
+    assert meta["features"] == "raw"
+    needs_duel = _rewrite(good, tmp_path / "nd.st", metadata={**meta, "features": "needs"})
+    odd = _rewrite(good, tmp_path / "odd.st", metadata={**meta, "features": "fancy"})
+    for path, python_message, rust_message in (
+        (needs_duel, "features='needs' is defined for the base variant only", "`features`"),
+        (odd, "features must be one of raw, needs, got 'fancy'", "must be one of raw, needs"),
+    ):
+        with pytest.raises(NetworkError, match=python_message):
+            read_network_file(path)
+        with pytest.raises(NetworkError, match=rust_message):
+            splendor.Network.load(path)
+    with pytest.raises(NetworkError, match="base variant only, not duel"):
+        splendor.Network.load(needs_duel)
+    with pytest.raises(ValueError, match="base variant only"):
+        NetworkShape("marvel", 2, 1, 1, (8,), "needs")
+
+
+def test_a_raw_file_without_the_features_key_loads_as_before(tmp_path: Path) -> None:
+    with_key = tmp_path / "with.safetensors"
+    random_model(hidden=(16,)).export(with_key)
+    _, meta, _ = read_network_file(with_key)
+    del meta["features"]
+    without = _rewrite(with_key, tmp_path / "without.safetensors", metadata=meta)
+    shape, metadata, _ = read_network_file(without)
+    assert "features" not in metadata and shape.features == "raw"
+    a, b = splendor.Network.load(with_key), splendor.Network.load(without)
+    assert a != b and a.features == b.features == "raw"
+    for observation in positions("base", 2, count=10):
+        assert all(
+            np.array_equal(x, y)
+            for x, y in zip(a.evaluate(observation), b.evaluate(observation), strict=True)
+        )
+        assert np.array_equal(b.input_features(observation), observation)
+    # A reader that ignores the key (as one older than it does) refuses a needs file by the
+    # width of its input instead of mis-evaluating it.
+    needs = tmp_path / "needs.safetensors"
+    random_model(hidden=(16,), features="needs").export(needs)
+    _, meta, _ = read_network_file(needs)
+    del meta["features"]
+    blind = _rewrite(needs, tmp_path / "blind.safetensors", metadata=meta)
+    with pytest.raises(NetworkError, match=r"input\.shift"):
+        splendor.Network.load(blind)
+    with pytest.raises(NetworkError, match=r"input\.shift has shape \(550,\)"):
+        read_network_file(blind)
+
+
+def test_cli_trains_a_needs_network_that_plays(
+    run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "needs-run"
+    args = ["train", str(out), "--no-generate", "--data", str(run_dir), "--iterations", "1"]
+    args += ["--steps", "4", "--hidden", "8", "--batch-size", "16", "--gate-games", "0"]
+    args += ["--eval-games", "0", "--seed", "4", "--quiet", "--features", "needs"]
+    assert cli.main(args) == 0
+    best = out / "best.safetensors"
+    assert capsys.readouterr().out.strip() == str(best)
+    shape, metadata, tensors = read_network_file(best)
+    assert shape.features == "needs" and metadata["features"] == "needs"
+    assert json.loads(metadata["provenance"])["settings"]["features"] == "needs"
+    assert json.loads((out / "run.json").read_text())["settings"]["features"] == "needs"
+    # The input normalisation covers the extras, measured on the training data.
+    samples, _ = load_runs([run_dir])
+    train_set, _ = split_by_game(samples, 0.05)
+    model, _ = load(best)
+    with torch.no_grad():
+        inputs = model.input_features(torch.from_numpy(train_set.obs)).numpy()
+    shift, scale = input_normalization(inputs)
+    np.testing.assert_array_equal(tensors["input.shift"], shift)
+    np.testing.assert_array_equal(tensors["input.scale"], scale)
+    assert (tensors["input.shift"][shape.obs_size :] > 0).any()
+    # Resuming keeps the run's setting.
+    assert loop.TrainConfig.from_json(
+        json.loads((out / "run.json").read_text())["settings"]
+    ).features == ("needs")
+    assert cli.main(["train", "--resume", str(out), "--quiet"]) == 0
+    assert read_network_file(best)[0].features == "needs"
+    # The exported network plays.
+    network = splendor.Network.load(best)
+    state = splendor.new_game("base", seed=9)
+    bot = splendor.MctsBot(iterations=30, seed=1, network=network)
+    assert bot.act(state) in state.legal_actions()
+    # Duel and Marvel have no needs features: refused before any work.
+    for variant in ("duel", "marvel"):
+        bad = tmp_path / variant
+        code = cli.main([*args[:1], str(bad), *args[2:], "--variant", variant])
+        assert code == 2
+        assert "features 'needs' is defined for the base variant only" in capsys.readouterr().err
+        assert not bad.exists()
+    with pytest.raises(splendor.ConfigError, match="features must be one of raw, needs"):
+        loop.train(tiny_config(run_dir, features="fancy"), tmp_path / "f", progress=False)

@@ -1052,6 +1052,11 @@ class Network:
         """Number of policy logits (the variant's action count)."""
 
     @property
+    def features(self) -> str:
+        """The input feature set: ``raw`` (the observation) or ``needs`` (the
+        observation, then each seat's needs; base only)."""
+
+    @property
     def provenance(self) -> str:
         """How it was trained (free text, JSON by convention)."""
 
@@ -1065,6 +1070,16 @@ class Network:
         """``(policy_logits, value)`` for ``state.observation(p)``: one logit per
         action id, and the softmax value per seat rotated to ``p`` (index 0 is
         ``p``, index ``k`` the seat ``k`` places after).
+
+        Raises:
+            ConfigError: Not a 1-d float32 NumPy array.
+            NetworkError: The observation's length is not ``obs_size``.
+        """
+
+    def input_features(self, observation: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """The trunk's input before the input normalisation: the observation, then
+        the extras of ``features`` (``obs_size`` values for ``raw``, ``obs_size + E``
+        for ``needs``).
 
         Raises:
             ConfigError: Not a 1-d float32 NumPy array.

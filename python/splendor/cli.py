@@ -484,6 +484,12 @@ def _add_train(sub: Any) -> None:
     p.add_argument("--iterations", type=int_in(1, 10**6), default=10, help="loop iterations")
     p.add_argument("--hidden", default="256,256", help="hidden widths, e.g. 256,256")
     p.add_argument(
+        "--features",
+        default="raw",
+        choices=("raw", "needs"),
+        help="network input: the observation (raw) or with each seat's needs (needs, base only)",
+    )
+    p.add_argument(
         "--data",
         action="append",
         default=[],

@@ -8,10 +8,17 @@
 //! name, shape and dtype and refuses non-finite weights, so a loaded network
 //! can be evaluated without further checks.
 //!
+//! The optional `features` key adds derived inputs after the observation
+//! ([`features::InputFeatures`]); the trunk then reads the observation
+//! followed by them.
+//!
 //! Evaluation writes into a [`Scratch`] the caller keeps (one per thread), so
 //! it never allocates.
 
+pub mod features;
 pub mod kernel;
+
+use features::InputFeatures;
 
 use crate::game::{Action, Game, GameError, MAX_PLAYERS};
 use crate::rng::SplitMix64;
@@ -46,6 +53,8 @@ pub struct Network {
     obs_size: usize,
     num_actions: usize,
     hidden: Vec<usize>,
+    /// What the trunk reads besides the observation.
+    features: InputFeatures,
     provenance: String,
     sha256: [u8; 32],
     /// The trunk, the input normalisation folded into its first layer.
@@ -68,6 +77,7 @@ impl fmt::Debug for Network {
             .field("variant", &self.variant)
             .field("players", &self.players)
             .field("hidden", &self.hidden)
+            .field("features", &self.features.name())
             .field("sha256", &self.sha256_hex())
             .finish()
     }
@@ -76,6 +86,8 @@ impl fmt::Debug for Network {
 /// Per-thread buffers of an evaluation.
 #[derive(Clone, Debug)]
 pub struct Scratch {
+    /// The trunk's input (observation, then extras) when there are extras.
+    input: Vec<f32>,
     a: Vec<f32>,
     b: Vec<f32>,
     rows: Vec<usize>,
@@ -144,12 +156,20 @@ impl Network {
                 ))
             })?;
         let provenance = meta.get("provenance").cloned().unwrap_or_default();
+        let features = InputFeatures::resolve(
+            meta.get("features").map_or("raw", String::as_str),
+            &variant,
+            players,
+            obs_size,
+        )?;
+        // The trunk reads the observation followed by the extras.
+        let input_size = obs_size + features.extra_len();
 
         let mut expected: Vec<(String, Vec<usize>)> = vec![
-            ("input.shift".into(), vec![obs_size]),
-            ("input.scale".into(), vec![obs_size]),
+            ("input.shift".into(), vec![input_size]),
+            ("input.scale".into(), vec![input_size]),
         ];
-        let mut prev = obs_size;
+        let mut prev = input_size;
         for (i, &h) in hidden.iter().enumerate() {
             expected.push((format!("trunk.{i}.weight"), vec![h, prev]));
             expected.push((format!("trunk.{i}.bias"), vec![h]));
@@ -192,10 +212,10 @@ impl Network {
             }
             Ok(values)
         };
-        let shift = read("input.shift", &[obs_size])?;
-        let scale = read("input.scale", &[obs_size])?;
+        let shift = read("input.shift", &[input_size])?;
+        let scale = read("input.scale", &[input_size])?;
         let mut trunk = Vec::with_capacity(hidden.len());
-        let mut prev = obs_size;
+        let mut prev = input_size;
         for (i, &h) in hidden.iter().enumerate() {
             let w = read(&format!("trunk.{i}.weight"), &[h, prev])?;
             let mut bias = read(&format!("trunk.{i}.bias"), &[h])?;
@@ -249,6 +269,7 @@ impl Network {
             obs_size,
             num_actions,
             hidden,
+            features,
             provenance,
             sha256: Sha256::digest(bytes).into(),
             trunk,
@@ -284,6 +305,24 @@ impl Network {
     /// Hidden widths of the trunk.
     pub fn hidden(&self) -> &[usize] {
         &self.hidden
+    }
+    /// The input feature set (`raw` or `needs`, the `features` metadata).
+    pub fn features(&self) -> &str {
+        self.features.name()
+    }
+    /// Length of the trunk's input: the observation and the extras.
+    pub fn input_size(&self) -> usize {
+        self.obs_size + self.features.extra_len()
+    }
+    /// Writes the trunk's input for `obs` (before the input normalisation):
+    /// the observation, then the extras of the feature set.
+    /// Panics when `obs.len() != obs_size` or `out.len() != input_size()`.
+    pub fn input(&self, obs: &[f32], out: &mut [f32]) {
+        assert_eq!(obs.len(), self.obs_size, "observation length");
+        assert_eq!(out.len(), self.input_size(), "input length");
+        let (head, extras) = out.split_at_mut(self.obs_size);
+        head.copy_from_slice(obs);
+        self.features.write(obs, extras);
     }
     /// The `provenance` metadata (empty when absent).
     pub fn provenance(&self) -> &str {
@@ -324,7 +363,12 @@ impl Network {
     /// Buffers for [`Network::evaluate`]; keep one per thread.
     pub fn scratch(&self) -> Scratch {
         let widest = self.hidden.iter().copied().max().unwrap_or(0);
+        let input = match self.features {
+            InputFeatures::Raw => Vec::new(),
+            _ => vec![0.0; self.input_size()],
+        };
         Scratch {
+            input,
             a: vec![0.0; widest],
             b: vec![0.0; widest],
             rows: Vec::with_capacity(crate::game::MAX_LEGAL_ACTIONS),
@@ -334,9 +378,13 @@ impl Network {
     /// Runs the trunk; returns the last hidden layer (in `scratch`).
     fn trunk<'s>(&self, obs: &[f32], scratch: &'s mut Scratch) -> &'s [f32] {
         assert_eq!(obs.len(), self.obs_size, "observation length");
-        let Scratch { a, b, .. } = scratch;
+        let Scratch { input, a, b, .. } = scratch;
         let (mut cur, mut next) = (a, b);
         let mut src: &[f32] = obs;
+        if let InputFeatures::Needs(_) = self.features {
+            self.input(obs, input);
+            src = input;
+        }
         for layer in &self.trunk {
             let out = &mut next[..layer.outputs];
             kernel::gemv_cols(&layer.weight, &src[..layer.inputs], &layer.bias, out);
@@ -426,6 +474,9 @@ pub struct Header {
     pub num_actions: usize,
     /// Hidden widths.
     pub hidden: Vec<usize>,
+    /// The `features` metadata (`None`: the key is left out, which reads as
+    /// `raw`).
+    pub features: Option<String>,
     /// Free text.
     pub provenance: String,
 }
@@ -438,9 +489,7 @@ pub fn encode(header: &Header, tensors: &[(String, Vec<usize>, Vec<f32>)]) -> Ve
     use serde_json::{json, Map, Value};
     let hidden: Vec<String> = header.hidden.iter().map(usize::to_string).collect();
     let mut top = Map::new();
-    top.insert(
-        "__metadata__".into(),
-        json!({
+    let mut metadata = json!({
             "format": FORMAT,
             "variant": header.variant,
             "players": header.players.to_string(),
@@ -448,8 +497,11 @@ pub fn encode(header: &Header, tensors: &[(String, Vec<usize>, Vec<f32>)]) -> Ve
             "num_actions": header.num_actions.to_string(),
             "hidden": hidden.join(","),
             "provenance": header.provenance,
-        }),
-    );
+    });
+    if let Some(features) = &header.features {
+        metadata["features"] = json!(features);
+    }
+    top.insert("__metadata__".into(), metadata);
     let mut data = Vec::new();
     for (name, shape, values) in tensors {
         let start = data.len();
@@ -472,7 +524,8 @@ pub fn encode(header: &Header, tensors: &[(String, Vec<usize>, Vec<f32>)]) -> Ve
 
 /// The tensors of a network of `header`'s shape with seeded uniform weights
 /// in `±1/sqrt(fan_in)` (biases too), shift 0 and scale 1: for tests and
-/// benchmarks.
+/// benchmarks. The input is the observation and the extras of
+/// `header.features` (none for a name that is not a feature set).
 pub fn random_tensors(header: &Header, seed: u64) -> Vec<(String, Vec<usize>, Vec<f32>)> {
     let mut rng = SplitMix64::new(seed);
     let mut uniform = |n: usize, fan_in: usize| -> Vec<f32> {
@@ -481,7 +534,12 @@ pub fn random_tensors(header: &Header, seed: u64) -> Vec<(String, Vec<usize>, Ve
             .map(|_| ((rng.next_f64() * 2.0 - 1.0) * r) as f32)
             .collect()
     };
-    let o = header.obs_size;
+    let extras = header
+        .features
+        .as_deref()
+        .and_then(|f| features::extra_len_of(f, header.players))
+        .unwrap_or(0);
+    let o = header.obs_size + extras;
     let mut t = vec![
         ("input.shift".to_string(), vec![o], vec![0.0; o]),
         ("input.scale".to_string(), vec![o], vec![1.0; o]),
@@ -521,6 +579,7 @@ pub fn header_for<G: Game>(players: usize, hidden: &[usize]) -> Header {
         obs_size: G::OBSERVATION_SIZE,
         num_actions: G::NUM_ACTIONS,
         hidden: hidden.to_vec(),
+        features: None,
         provenance: "{\"source\": \"random weights\"}".into(),
     }
 }

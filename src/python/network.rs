@@ -58,6 +58,19 @@ impl PyNetwork {
         })
     }
 
+    /// An observation argument: a 1-d float32 array of `obs_size` values.
+    fn observation(&self, observation: &Bound<'_, PyAny>) -> PyResult<Vec<f32>> {
+        let obs = args::float32_vector(observation, "observation", errors::config)?;
+        if obs.len() != self.net.obs_size() {
+            return Err(errors::to_py(GameError::Network(format!(
+                "the observation has {} values; the network reads {}",
+                obs.len(),
+                self.net.obs_size()
+            ))));
+        }
+        Ok(obs)
+    }
+
     /// A network argument: a `Network`, or a path (`str` / `os.PathLike`)
     /// to read one from.
     pub(crate) fn argument(obj: &Bound<'_, PyAny>) -> PyResult<Arc<Network>> {
@@ -151,6 +164,12 @@ impl PyNetwork {
     fn num_actions(&self) -> usize {
         self.net.num_actions()
     }
+    /// The input feature set: `raw` (the observation) or `needs` (the
+    /// observation, then each seat's needs; base only).
+    #[getter]
+    fn features(&self) -> &str {
+        self.net.features()
+    }
     /// Free text (JSON) on how it was trained.
     #[getter]
     fn provenance(&self) -> &str {
@@ -176,14 +195,7 @@ impl PyNetwork {
         py: Python<'py>,
         observation: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<f32>>)> {
-        let obs = args::float32_vector(observation, "observation", errors::config)?;
-        if obs.len() != self.net.obs_size() {
-            return Err(errors::to_py(GameError::Network(format!(
-                "the observation has {} values; the network reads {}",
-                obs.len(),
-                self.net.obs_size()
-            ))));
-        }
+        let obs = self.observation(observation)?;
         let net = self.net.clone();
         let (logits, value) = py.detach(move || {
             let mut scratch = net.scratch();
@@ -196,6 +208,25 @@ impl PyNetwork {
             PyArray1::from_vec(py, logits),
             PyArray1::from_vec(py, value),
         ))
+    }
+
+    /// The trunk's input for an observation, before the input normalisation:
+    /// the observation, then the extras of `features` (float32, `obs_size`
+    /// values for `raw`, `obs_size + E` for `needs`).
+    ///
+    /// Raises:
+    ///     ConfigError: `observation` is not a 1-d float32 NumPy array.
+    ///     NetworkError: Its length is not `obs_size`.
+    #[pyo3(text_signature = "($self, observation)")]
+    fn input_features<'py>(
+        &self,
+        py: Python<'py>,
+        observation: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let obs = self.observation(observation)?;
+        let mut input = vec![0.0; self.net.input_size()];
+        self.net.input(&obs, &mut input);
+        Ok(PyArray1::from_vec(py, input))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -219,10 +250,11 @@ impl PyNetwork {
     fn __repr__(&self) -> String {
         let hidden: Vec<String> = self.net.hidden().iter().map(usize::to_string).collect();
         format!(
-            "Network(variant={:?}, players={}, hidden=[{}], sha256={:?})",
+            "Network(variant={:?}, players={}, hidden=[{}], features={:?}, sha256={:?})",
             self.net.variant(),
             self.net.players(),
             hidden.join(", "),
+            self.net.features(),
             &self.net.sha256_hex()[..12]
         )
     }

@@ -35,6 +35,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         seed=args.seed,
         iterations=args.iterations,
         hidden=parse_hidden(args.hidden),
+        features=args.features,
         generate=not args.no_generate,
         games_per_iteration=args.games,
         selfplay_search_iterations=args.selfplay_search,

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import torch
 from tqdm import tqdm
 
@@ -48,6 +49,7 @@ from splendor.train.data import (
     split_by_game,
     variant_sizes,
 )
+from splendor.train.features import FEATURE_SETS
 from splendor.train.losses import policy_loss, value_loss
 from splendor.train.model import NetworkShape, PolicyValueNet
 from splendor.train.plots import plot_metrics
@@ -71,6 +73,8 @@ class TrainConfig:
     iterations: int = 10
     """Loop iterations (generate, train, export, gate, evaluate)."""
     hidden: tuple[int, ...] = (256, 256)
+    features: str = "raw"
+    """The network's input feature set: ``raw`` or ``needs`` (base only; ``docs/network.md``)."""
     # --- generation ---
     generate: bool = True
     """Play self-play games each iteration (False: train only on ``data``)."""
@@ -165,6 +169,14 @@ class TrainConfig:
             raise ConfigError("games_per_iteration must be positive when generating")
         if self.variant not in splendor.VARIANTS:
             raise ConfigError(f"unknown variant {self.variant!r}")
+        if self.features not in FEATURE_SETS:
+            raise ConfigError(
+                f"features must be one of {', '.join(FEATURE_SETS)}, got {self.features!r}"
+            )
+        if self.features == "needs" and self.variant != "base":
+            raise ConfigError(
+                f"features 'needs' is defined for the base variant only, not {self.variant}"
+            )
 
     def to_json(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
@@ -339,7 +351,7 @@ class Trainer:
         self.progress = progress
         obs_size, num_actions = variant_sizes(config.variant, config.players)
         self.shape = NetworkShape(
-            config.variant, config.players, obs_size, num_actions, config.hidden
+            config.variant, config.players, obs_size, num_actions, config.hidden, config.features
         )
         torch.set_num_threads(config.torch_threads)
         torch.manual_seed(derive_seed(config.seed, "init"))
@@ -475,6 +487,20 @@ class Trainer:
             "seconds": time.monotonic() - started,
         }
 
+    def input_normalization(
+        self, obs: npt.NDArray[np.float32]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """Shift and scale of every input of the trunk: the observation's columns, then
+        the extras' (computed from ``obs``; each column's statistics are its own, so the
+        two parts are measured apart rather than on one concatenated copy)."""
+        shift, scale = input_normalization(obs)
+        if self.model.extras is None:
+            return shift, scale
+        with torch.no_grad():
+            extras = self.model.extras(torch.from_numpy(obs)).numpy()
+        extra_shift, extra_scale = input_normalization(extras)
+        return np.concatenate([shift, extra_shift]), np.concatenate([scale, extra_scale])
+
     def train(self) -> None:
         """``steps_per_iteration`` Adam steps on the replay window, checkpointing as it goes."""
         config = self.config
@@ -486,7 +512,7 @@ class Trainer:
         if not self.normalized:
             # Fixed once, from the first data the network sees: later iterations keep
             # training the same weights, which a moving normalisation would undercut.
-            shift, scale = input_normalization(train_set.obs)
+            shift, scale = self.input_normalization(train_set.obs)
             self.model.set_input_normalization(shift, scale)
             self.normalized = True
         sampler = BatchSampler(

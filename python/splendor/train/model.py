@@ -2,7 +2,9 @@
 
 The module's parameter and buffer names are the tensor names of the network file
 (``input.shift``, ``trunk.0.weight``, ``policy.bias``, ...), so export and load
-are a plain ``state_dict`` round trip plus the header metadata.
+are a plain ``state_dict`` round trip plus the header metadata. The derived input
+features of ``features=needs`` (:mod:`splendor.train.features`) are computed in
+``forward`` and hold no saved tensors.
 """
 
 from __future__ import annotations
@@ -23,15 +25,17 @@ from torch import nn
 
 import splendor
 from splendor.errors import ConfigError, NetworkError
+from splendor.train.features import NeedsFeatures, extra_size, features_problem
 
 FORMAT = "splendor-net/1"
 """The ``format`` metadata string of a network file."""
 
-METADATA_KEYS = ("format", "variant", "players", "obs_size", "num_actions", "hidden", "provenance")
-"""Every metadata key an exported network file carries (``docs/network.md``)."""
+REQUIRED_METADATA_KEYS = ("format", "variant", "players", "obs_size", "num_actions", "hidden")
+"""The keys a loaded file must have (``features`` and ``provenance`` are optional, as in the
+Rust loader; a file without ``features`` reads as ``raw``)."""
 
-REQUIRED_METADATA_KEYS = METADATA_KEYS[:-1]
-"""The keys a loaded file must have (``provenance`` is optional, as in the Rust loader)."""
+METADATA_KEYS = (*REQUIRED_METADATA_KEYS, "features", "provenance")
+"""Every metadata key an exported network file carries (``docs/network.md``)."""
 
 MAX_PLAYERS = 4
 
@@ -45,12 +49,22 @@ class NetworkShape:
     obs_size: int
     num_actions: int
     hidden: tuple[int, ...]
+    features: str = "raw"
+    """The input feature set: ``raw`` (the observation) or ``needs`` (base only)."""
 
     def __post_init__(self) -> None:
         if self.players < 1 or self.obs_size < 1 or self.num_actions < 1:
             raise ValueError(f"bad network shape {self}")
         if not self.hidden or any(h < 1 for h in self.hidden):
             raise ValueError(f"hidden widths must be one or more positive ints, got {self.hidden}")
+        problem = features_problem(self.features, self.variant)
+        if problem:
+            raise ValueError(problem)
+
+    @property
+    def input_size(self) -> int:
+        """The trunk's input width: the observation and the extras of ``features``."""
+        return self.obs_size + extra_size(self.features, self.players)
 
 
 class InputNorm(nn.Module):
@@ -79,14 +93,21 @@ class PolicyValueNet(nn.Module):
     def __init__(self, shape: NetworkShape) -> None:
         super().__init__()
         self.shape = shape
-        self.input = InputNorm(shape.obs_size)
-        widths = (shape.obs_size, *shape.hidden)
+        self.extras = NeedsFeatures(shape.players) if shape.features == "needs" else None
+        self.input = InputNorm(shape.input_size)
+        widths = (shape.input_size, *shape.hidden)
         self.trunk = nn.ModuleList(nn.Linear(a, b) for a, b in itertools.pairwise(widths))
         self.policy = nn.Linear(widths[-1], shape.num_actions)
         self.value = nn.Linear(widths[-1], shape.players)
 
+    def input_features(self, obs: torch.Tensor) -> torch.Tensor:
+        """The trunk's input before normalisation: ``obs [n, O]``, then the extras."""
+        if self.extras is None:
+            return obs
+        return torch.cat([obs, self.extras(obs)], dim=1)
+
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        x = self.input(obs)
+        x = self.input(self.input_features(obs))
         for layer in self.trunk:
             x = torch.relu(layer(x))
         return self.policy(x), self.value(x)
@@ -94,7 +115,8 @@ class PolicyValueNet(nn.Module):
     def set_input_normalization(
         self, shift: npt.NDArray[np.float32], scale: npt.NDArray[np.float32]
     ) -> None:
-        """Stores the input shift and scale (computed from the training data)."""
+        """Stores the input shift and scale (computed from the training data, over
+        :meth:`input_features`: ``shape.input_size`` values each)."""
         with torch.no_grad():
             self.input.shift.copy_(torch.as_tensor(shift, dtype=torch.float32))
             self.input.scale.copy_(torch.as_tensor(scale, dtype=torch.float32))
@@ -112,6 +134,7 @@ class PolicyValueNet(nn.Module):
             "obs_size": str(self.shape.obs_size),
             "num_actions": str(self.shape.num_actions),
             "hidden": ",".join(str(h) for h in self.shape.hidden),
+            "features": self.shape.features,
             "provenance": json.dumps(dict(provenance or {}), sort_keys=True),
         }
 
@@ -137,10 +160,10 @@ class PolicyValueNet(nn.Module):
 def expected_tensor_shapes(shape: NetworkShape) -> dict[str, tuple[int, ...]]:
     """Every tensor name of a network file and its shape."""
     shapes: dict[str, tuple[int, ...]] = {
-        "input.shift": (shape.obs_size,),
-        "input.scale": (shape.obs_size,),
+        "input.shift": (shape.input_size,),
+        "input.scale": (shape.input_size,),
     }
-    previous = shape.obs_size
+    previous = shape.input_size
     for i, width in enumerate(shape.hidden):
         shapes[f"trunk.{i}.weight"] = (width, previous)
         shapes[f"trunk.{i}.bias"] = (width,)
@@ -177,12 +200,17 @@ def shape_from_metadata(metadata: Mapping[str, str], path: str = "network") -> N
         ) from None
     if not hidden or min(hidden) < 1:
         raise NetworkError(f"{path}: metadata hidden={metadata['hidden']!r} has no positive widths")
+    features = metadata.get("features", "raw")
+    problem = features_problem(features, metadata["variant"])
+    if problem:
+        raise NetworkError(f"{path}: {problem}")
     shape = NetworkShape(
         variant=metadata["variant"],
         players=_parse_int(metadata, "players", path),
         obs_size=_parse_int(metadata, "obs_size", path),
         num_actions=_parse_int(metadata, "num_actions", path),
         hidden=hidden,
+        features=features,
     )
     if shape.variant not in splendor.VARIANTS:
         raise NetworkError(f"{path}: unknown variant {shape.variant!r}")
@@ -272,7 +300,8 @@ def numpy_forward(
     """The network's forward pass in plain NumPy, straight from the file's tensors.
 
     An independent reading of the spec, used to check the PyTorch module and the
-    Rust evaluator against the file.
+    Rust evaluator against the file. ``obs`` is the trunk's input: the observation,
+    followed by the extras when the file's ``features`` has any.
     """
     x = (obs.astype(np.float32) - tensors["input.shift"]) * tensors["input.scale"]
     for i in range(len(hidden)):
