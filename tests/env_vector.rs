@@ -524,7 +524,9 @@ fn a_step_on_a_driver_thread_gives_the_same_arrays() {
         let acts = pick::<MarvelState>(&arrays.lock().unwrap(), &mut rng);
         let (env, theirs) = (Arc::clone(&env), Arc::clone(&arrays));
         let posted = driver.post(Box::new(move || {
-            env.lock().unwrap().step(&acts, theirs.lock().unwrap().buffers())
+            env.lock()
+                .unwrap()
+                .step(&acts, theirs.lock().unwrap().buffers())
         }));
         assert!(posted.is_ok());
         match driver.wait(Duration::from_secs(60)) {

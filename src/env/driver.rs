@@ -303,10 +303,7 @@ mod tests {
             driver.wait(Duration::from_secs(10)),
             Waited::Done(Err(_))
         ));
-        driver
-            .post(Box::new(|| 7))
-            .map_err(|_| "refused")
-            .unwrap();
+        driver.post(Box::new(|| 7)).map_err(|_| "refused").unwrap();
         assert_eq!(done(driver.wait(Duration::from_secs(10))), 7);
     }
 

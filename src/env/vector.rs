@@ -10,10 +10,10 @@
 
 use super::spec::{LegalBits, Observed, MASK_WORDS};
 use super::workers::Workers;
+use crate::cancel::Cancel;
 use crate::game::{Action, ActionList, Config, Game, GameError, Player};
 use crate::rng::SplitMix64;
 use crate::search::{Bot, BotSpec};
-use crate::cancel::Cancel;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// `SPREAD[b]`: the byte `b` as 8 bools, bit 0 first: a mask row is written

@@ -7,10 +7,9 @@
 use super::action::ok;
 use super::args::{self, Arg};
 use super::errors;
-use super::state::{self, Seed};
 use super::interrupt::POLL;
+use super::state::{self, Seed};
 use crate::cancel::Cancel;
-use std::time::Duration;
 use crate::env::{Buffers, Driver, EnvConfig, Observed, VectorEnv, Waited};
 use crate::game::{GameError, MAX_PLAYERS};
 use crate::search::BotSpec;
@@ -21,6 +20,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// The variant-independent face of a `VectorEnv<G>`.
 trait DynEnv: Send {
@@ -207,6 +207,9 @@ fn _observation_spec(variant: &Bound<'_, PyAny>, players: Arg<'_>) -> PyResult<V
 /// `opponents` gives one entry per seat: None for a seat the caller plays, or
 /// a bot (`random`, `greedy`, `mcts:N`) that plays it inside the env. The
 /// arrays depend only on the seed and the actions, whatever `threads`.
+/// `step_async(actions)` starts a step on a thread of the env's own and
+/// returns at once; `step_wait()` collects it, so the caller can work
+/// meanwhile (on another env's actions, say).
 ///
 /// Raises:
 ///     ConfigError: A bad variant, count, player count, bot, thread count
