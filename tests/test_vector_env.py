@@ -528,3 +528,17 @@ def _step_async_and_send(
     env.step_async(actions)
     send.send(env.step_wait()[0].copy())
     del env
+
+
+def test_the_docs_examples_of_the_batched_env_run() -> None:
+    # docs/rl.md's examples, the pipelined loop among them, in one namespace: a read
+    # of an env with a step in flight would raise.
+    docs = (Path(__file__).parent.parent / "docs" / "rl.md").read_text()
+    section = docs[docs.index("## The batched environment") : docs.index("## The observation spec")]
+    blocks = section.split("```python\n")[1:]
+    assert len(blocks) == 2
+    namespace: dict[str, Any] = {}
+    for block in blocks:
+        exec(block[: block.index("```")], namespace)
+    assert namespace["a"].num_envs == namespace["b"].num_envs == 512
+    assert namespace["obs_b"].shape == (512, splendor.observation_spec("base").size)
