@@ -6,6 +6,9 @@ mask (``splendor.envs.random_legal_actions``), in ``n`` games of one variant
 observation and mask included:
 
 - ``VectorEnv``: the Rust batched env, ``threads`` 1 and 2;
+- ``pipelined, 2 half-envs``: two envs of ``n / 2`` games each; one steps in the
+  background (``step_async``) while the caller chooses the other's actions, then they
+  swap (``step_wait``), so the NumPy choice overlaps the stepping (``threads`` per env);
 - ``env alone``: the env's own cost, playing the first legal action (no random choice);
 - ``python loop``: the same work through the single-game API
   (``legal_action_mask`` + ``observation`` + ``apply`` per step);
@@ -49,6 +52,29 @@ def vector_env(variant: str, n: int, threads: int, steps: int) -> Callable[[], i
         for _ in range(steps):
             env.step(random_legal(mask, rng))
         return steps * n
+
+    return run
+
+
+def vector_env_pipelined(variant: str, n: int, threads: int, steps: int) -> Callable[[], int]:
+    """Two envs of ``n / 2`` games, each stepped in the background (``step_async``)
+    while the actions of the other are chosen: the NumPy choice overlaps the stepping."""
+    half = n // 2
+    a, b = (splendor.VectorEnv(variant, half, threads=threads, seed=s) for s in (1, 2))
+    rng = np.random.default_rng(0)
+    mask_a, mask_b = a.action_mask, b.action_mask
+
+    def run() -> int:
+        a.step_async(random_legal(mask_a, rng))
+        for i in range(steps):
+            actions_b = random_legal(mask_b, rng)  # while A steps
+            a.step_wait()
+            b.step_async(actions_b)
+            actions_a = random_legal(mask_a, rng)  # while B steps
+            b.step_wait()
+            if i + 1 < steps:
+                a.step_async(actions_a)
+        return steps * 2 * half
 
     return run
 
@@ -134,6 +160,11 @@ def main() -> None:
             key = f"VectorEnv threads={threads}"
             results[key] = timed(vector_env(variant, args.n, threads, args.steps), args.repeats)
         for threads in (1, 2):
+            key = f"pipelined, 2 half-envs threads={threads}"
+            results[key] = timed(
+                vector_env_pipelined(variant, args.n, threads, args.steps), args.repeats
+            )
+        for threads in (1, 2):
             results[f"env alone (first legal) threads={threads}"] = timed(
                 vector_env_first_legal(variant, args.n, threads, args.steps), args.repeats
             )
@@ -153,6 +184,8 @@ def main() -> None:
         alone1 = results["env alone (first legal) threads=1"]
         alone2 = results["env alone (first legal) threads=2"]
         loop = results["python loop"]
+        piped1 = results["pipelined, 2 half-envs threads=1"]
+        piped2 = results["pipelined, 2 half-envs threads=2"]
         raw, gym = results["VectorEnv, random bot on seat 1"], results["gymnasium vector, same"]
         print(
             f"{variant}: 2 threads / 1 thread {two[0] / one[0]:.2f}x (wall), "
@@ -160,6 +193,12 @@ def main() -> None:
             f"VectorEnv / python loop {one[1] / loop[1]:.1f}x (CPU), "
             f"{one[0] / loop[0]:.1f}x (wall); "
             f"gymnasium overhead {raw[1] / gym[1]:.2f}x (CPU), {raw[0] / gym[0]:.2f}x (wall)"
+        )
+        print(
+            f"{variant}: pipelined (wall) / VectorEnv threads=1 (wall): "
+            f"threads=1 {piped1[0] / one[0]:.2f}x, threads=2 {piped2[0] / one[0]:.2f}x; "
+            f"pipelined / python loop (wall): {piped1[0] / loop[0]:.1f}x, "
+            f"{piped2[0] / loop[0]:.1f}x"
         )
 
 

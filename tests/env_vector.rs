@@ -462,3 +462,97 @@ fn normalized_observations_are_divided_by_the_scales() {
     }
     assert!(norm.obs.iter().any(|&x| x != 0.0 && x != 1.0));
 }
+
+#[test]
+fn check_actions_reports_what_step_would() {
+    let n = 6;
+    let mut env = VectorEnv::<DuelState>::new(config(n, 2, 7, 2)).unwrap();
+    let mut a = Arrays::new::<DuelState>(n, 2);
+    env.reset(None, a.buffers()).unwrap();
+    let mut rng = SplitMix64::new(3);
+    let mut refused = [0; 3];
+    for round in 0..300 {
+        let mut acts = pick::<DuelState>(&a, &mut rng);
+        // Now and then one or two bad ids: illegal, or out of range.
+        for _ in 0..(round % 3) {
+            let i = rng.below(n as u64) as usize;
+            acts[i] = match rng.below(3) {
+                0 => -1,
+                1 => DuelState::NUM_ACTIONS as i64 + 2,
+                _ => rng.below(DuelState::NUM_ACTIONS as u64) as i64,
+            };
+        }
+        if round % 50 == 7 {
+            acts.pop();
+        }
+        let checked = env.check_actions(&acts);
+        let before = a.clone();
+        let stepped = env.step(&acts, a.buffers());
+        assert_eq!(format!("{checked:?}"), format!("{stepped:?}"));
+        match stepped {
+            Ok(()) => refused[0] += 1,
+            Err(GameError::IllegalAction(_)) => refused[1] += 1,
+            Err(_) => refused[2] += 1,
+        }
+        if stepped.is_err() {
+            assert_eq!(a, before, "a refused step changes nothing");
+        }
+    }
+    assert!(refused.iter().all(|&k| k > 10), "{refused:?}");
+}
+
+#[test]
+fn a_step_on_a_driver_thread_gives_the_same_arrays() {
+    use splendor::env::{Driver, Waited};
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
+    let want = history::<MarvelState>(2, vec![None, Some(BotSpec::Greedy)], 120);
+    let n = 37;
+    let mut cfg = config(n, 2, 99, 2);
+    cfg.opponents = vec![None, Some(BotSpec::Greedy)];
+    let env = Arc::new(Mutex::new(VectorEnv::<MarvelState>::new(cfg).unwrap()));
+    let arrays = Arc::new(Mutex::new(Arrays::new::<MarvelState>(n, 2)));
+    {
+        let mut a = arrays.lock().unwrap();
+        env.lock().unwrap().reset(None, a.buffers()).unwrap();
+    }
+    let driver = Driver::<Result<(), GameError>>::new("test-env-driver").unwrap();
+    let mut rng = SplitMix64::new(5);
+    let mut got = vec![arrays.lock().unwrap().clone()];
+    for _ in 0..120 {
+        let acts = pick::<MarvelState>(&arrays.lock().unwrap(), &mut rng);
+        let (env, theirs) = (Arc::clone(&env), Arc::clone(&arrays));
+        let posted = driver.post(Box::new(move || {
+            env.lock()
+                .unwrap()
+                .step(&acts, theirs.lock().unwrap().buffers())
+        }));
+        assert!(posted.is_ok());
+        match driver.wait(Duration::from_secs(60)) {
+            Waited::Done(Ok(Ok(()))) => {}
+            _ => panic!("the step did not finish"),
+        }
+        got.push(arrays.lock().unwrap().clone());
+    }
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_cancelled_bot_stop_makes_long_searches_answer_at_once() {
+    let n = 2;
+    let mut cfg = config(n, 2, 4, 1);
+    cfg.opponents = vec![None, Some(BotSpec::parse("mcts:600s").unwrap())];
+    let mut env = VectorEnv::<BaseState>::new(cfg).unwrap();
+    let mut a = Arrays::new::<BaseState>(n, 2);
+    env.reset(None, a.buffers()).unwrap();
+    env.bot_stop().cancel();
+    let start = std::time::Instant::now();
+    for _ in 0..3 {
+        let acts = pick::<BaseState>(&a, &mut SplitMix64::new(1));
+        env.step(&acts, a.buffers()).unwrap();
+        assert!(a.player.iter().all(|&p| p == 0), "the bot moved");
+        check_rows(&env, &a);
+    }
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+}

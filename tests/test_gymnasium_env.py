@@ -217,6 +217,37 @@ def test_vector_illegal_action_raises() -> None:
         envs.step(actions)
 
 
+def test_vector_step_async_returns_what_step_does() -> None:
+    sync, piped = SplendorVectorEnv("duel", 6, threads=2), SplendorVectorEnv("duel", 6, threads=2)
+    obs, _ = sync.reset(seed=4)
+    piped.reset(seed=4)
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(150):
+        actions = random_legal(obs["action_mask"], rng)
+        piped.step_async(actions)
+        with pytest.raises(splendor.InvalidStateError, match="in flight"):
+            piped.step(actions)
+        got = piped.step_wait()
+        want = sync.step(actions)
+        obs = want[0]
+        for key in ("observation", "action_mask"):
+            np.testing.assert_array_equal(got[0][key], want[0][key])
+        for a, b in zip(got[1:4], want[1:4], strict=True):
+            np.testing.assert_array_equal(a, b)
+        assert got[4].keys() == want[4].keys()
+        if "final_info" in want[4]:
+            ended += 1
+            np.testing.assert_array_equal(
+                got[4]["final_info"]["returns"], want[4]["final_info"]["returns"]
+            )
+    assert ended > 0
+    actions = random_legal(obs["action_mask"], rng)
+    actions[0] = int(np.flatnonzero(~obs["action_mask"][0])[0])
+    with pytest.raises(splendor.IllegalActionError, match="env 0"):
+        piped.step_async(actions)
+
+
 def test_vector_render() -> None:
     envs = SplendorVectorEnv("base", 2, render_mode="ansi")
     envs.reset(seed=0)

@@ -62,6 +62,12 @@ CALLS: dict[str, str] = {
     "match(mcts, threads=2)": """
         splendor.match(["mcts:600s", "greedy"], games=4, threads=2)
     """,
+    # The step runs on the env's own threads; step_wait waits for it.
+    "VectorEnv.step_wait": """
+        env = splendor.VectorEnv("base", 4, threads=2, opponents=[None, "mcts:600s"])
+        env.step_async(env.action_mask.argmax(axis=1))
+        env.step_wait()
+    """,
 }
 
 
@@ -140,6 +146,35 @@ def test_an_interrupted_match_keeps_the_games_finished() -> None:
         games = int(next(x for x in lines if x.startswith("games ")).split()[1])
         assert games > 0
         assert latency < LATENCY_LIMIT
+
+
+def test_an_interrupted_step_wait_leaves_the_step_to_collect() -> None:
+    # Ctrl-C stops the wait, not the step: a second step_wait returns its result.
+    body = """
+        env = splendor.VectorEnv("base", 1, opponents=[None, "mcts:1.5s"], seed=3)
+        actions = env.action_mask.argmax(axis=1)
+        env.step_async(actions)
+        try:
+            env.step_wait()
+        except KeyboardInterrupt:
+            caught()
+            try:
+                env.step(actions)
+            except splendor.InvalidStateError:
+                print("still in flight", flush=True)
+            obs, mask, player, *_ = env.step_wait()
+            print("collected", obs is env.observation, int(player[0]), flush=True)
+            env.step(mask.argmax(axis=1))
+            print("stepped again", flush=True)
+            raise
+    """
+    latency, lines = _interrupt(_child(body))
+    assert latency < LATENCY_LIMIT
+    assert "still in flight" in lines
+    # The bot of seat 1 moved: seat 0 is to move again.
+    assert "collected True 0" in lines
+    assert "stepped again" in lines
+    assert "type KeyboardInterrupt" in lines
 
 
 def _cli(args: list[str], cwd: Path | None = None) -> subprocess.Popen[str]:

@@ -324,3 +324,221 @@ def test_random_legal_actions_are_legal_and_uniform() -> None:
     assert counts[legal].min() > 120 and counts[legal].max() < 290
     with pytest.raises(ValueError, match="no legal action"):
         random_legal_actions(np.zeros((2, 10), dtype=bool), rng)
+
+
+def _history(
+    threads: int, opponents: list[str | None] | None, pipelined: bool
+) -> list[npt.NDArray[np.generic]]:
+    """Every array of 60 steps of two marvel envs, stepped by ``step`` or by the
+    pipelined ``step_async`` / ``step_wait`` loop, from the same seeds and draws."""
+    envs = [
+        splendor.VectorEnv("marvel", 7, seed=s, threads=threads, opponents=opponents)
+        for s in (8, 9)
+    ]
+    rng = np.random.default_rng(2)
+    history: list[npt.NDArray[np.generic]] = []
+
+    def record(env: splendor.VectorEnv, out: tuple[npt.NDArray[Any], ...]) -> None:
+        assert out[0] is env.observation and out[3] is env.rewards
+        history.extend(a.copy() for a in out)
+        history.append(env.final_observation.copy())
+        history.append(env.episode_length.copy())
+
+    for _ in range(60):
+        for env in envs:
+            actions = random_legal(env.action_mask, rng)
+            if pipelined:
+                env.step_async(actions)
+                actions.fill(-1)  # step_async copied them
+                record(env, env.step_wait())
+            else:
+                record(env, env.step(actions))
+    return history
+
+
+def test_step_async_gives_the_arrays_of_step_for_any_thread_count() -> None:
+    for opponents in (None, [None, "greedy"]):
+        want = _history(1, opponents, pipelined=False)
+        for threads in (1, 2, 3):
+            got = _history(threads, opponents, pipelined=True)
+            for a, b in zip(want, got, strict=True):
+                np.testing.assert_array_equal(a, b)
+
+
+def test_the_pipelined_loop_gives_the_arrays_of_step() -> None:
+    # Two envs: one steps in the background while the other's actions are chosen.
+    sync = [splendor.VectorEnv("base", 16, seed=s, threads=2) for s in (1, 2)]
+    piped = [splendor.VectorEnv("base", 16, seed=s, threads=2) for s in (1, 2)]
+    rng_sync, rng_piped = np.random.default_rng(3), np.random.default_rng(3)
+    a, b = piped
+    a.step_async(random_legal_actions(a.action_mask, rng_piped))
+    for _ in range(100):
+        for env in sync:
+            env.step(random_legal_actions(env.action_mask, rng_sync))
+        actions_b = random_legal_actions(b.action_mask, rng_piped)
+        a.step_wait()
+        np.testing.assert_array_equal(a.observation, sync[0].observation)
+        b.step_async(actions_b)
+        actions_a = random_legal_actions(a.action_mask, rng_piped)
+        b.step_wait()
+        np.testing.assert_array_equal(b.action_mask, sync[1].action_mask)
+        np.testing.assert_array_equal(b.rewards, sync[1].rewards)
+        a.step_async(actions_a)
+    a.step_wait()
+
+
+def test_step_async_checks_the_actions_first_and_changes_nothing() -> None:
+    env = splendor.VectorEnv("base", 4, seed=1, threads=2)
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        env.step(random_legal(env.action_mask, rng))
+    before = [a.copy() for a in (env.observation, env.action_mask, env.current_player)]
+    states = [env.state(i) for i in range(4)]
+    actions = random_legal(env.action_mask, rng)
+    actions[2] = int(np.flatnonzero(~env.action_mask[2])[0])
+    bad: list[tuple[object, type[Exception], str]] = [
+        (actions, splendor.IllegalActionError, r"^env 2: .* is not legal now"),
+        (np.where(np.arange(4) == 1, -1, actions), splendor.InvalidActionError, r"^env 1: "),
+        (actions.astype(np.float32), splendor.InvalidActionError, "integers"),
+        (actions[:3], splendor.ConfigError, "expected 4 actions"),
+        (env.episode_length, splendor.ConfigError, "in use"),
+    ]
+    for wrong, error, message in bad:
+        with pytest.raises(error, match=message):
+            env.step_async(wrong)  # type: ignore[arg-type]
+        # Nothing started: there is no step to wait for, and any call works.
+        with pytest.raises(splendor.InvalidStateError, match="no step in flight"):
+            env.step_wait()
+    after = (env.observation, env.action_mask, env.current_player)
+    for got, want in zip(after, before, strict=True):
+        np.testing.assert_array_equal(got, want)
+    assert [env.state(i) for i in range(4)] == states
+
+
+def test_every_other_call_raises_while_a_step_is_in_flight() -> None:
+    env = splendor.VectorEnv("duel", 5, seed=4, threads=2)
+    twin = splendor.VectorEnv("duel", 5, seed=4)
+    actions = env.action_mask.argmax(axis=1)
+    env.step_async(actions)
+    calls: list[tuple[str, Callable[[], object]]] = [
+        ("step", lambda: env.step(actions)),
+        ("step_async", lambda: env.step_async(actions)),
+        ("reset", env.reset),
+        ("state", lambda: env.state(0)),
+        ("observation", lambda: env.observation),
+        ("action_mask", lambda: env.action_mask),
+        ("current_player", lambda: env.current_player),
+        ("rewards", lambda: env.rewards),
+        ("terminated", lambda: env.terminated),
+        ("truncated", lambda: env.truncated),
+        ("final_observation", lambda: env.final_observation),
+        ("episode_length", lambda: env.episode_length),
+    ]
+    for name, call in calls:
+        with pytest.raises(splendor.InvalidStateError, match=rf"^{name}: a step is in flight"):
+            call()
+    # The description stays readable.
+    assert (env.num_envs, env.num_actions, env.threads) == (5, twin.num_actions, 2)
+    assert env.observation_size == twin.observation_size
+    # The refused calls changed nothing: the step in flight is the one started.
+    got = env.step_wait()
+    want = twin.step(actions)
+    for a, b in zip(got, want, strict=True):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(splendor.InvalidStateError, match="no step in flight"):
+        env.step_wait()
+    env.step(env.action_mask.argmax(axis=1))
+
+
+def test_step_async_returns_before_the_step_ends() -> None:
+    # A step with a searching opponent takes a while: step_async hands it over.
+    env = splendor.VectorEnv("base", 2, opponents=[None, "mcts:3000"], seed=1)
+    twin = splendor.VectorEnv("base", 2, opponents=[None, "mcts:3000"], seed=1)
+    actions = env.action_mask.argmax(axis=1)
+    start = time.perf_counter()
+    twin.step(actions)
+    step_time = time.perf_counter() - start
+    start = time.perf_counter()
+    env.step_async(actions)
+    handed_over = time.perf_counter() - start
+    env.step_wait()
+    assert step_time > 0.01, "the step was too short to tell"
+    assert handed_over < step_time / 4
+    np.testing.assert_array_equal(env.observation, twin.observation)
+
+
+def test_the_arrays_cannot_be_resized_under_a_step() -> None:
+    env = splendor.VectorEnv("base", 3)
+    for array in (env.observation, env.action_mask, env.episode_length):
+        with pytest.raises(ValueError, match="does not own its data"):
+            array.resize((1,), refcheck=False)
+
+
+def test_dropping_an_env_with_a_step_in_flight() -> None:
+    # The drop waits for the step (which writes into the env's arrays), its bots
+    # told to answer at once: a 10-minute search does not hold it up.
+    env = splendor.VectorEnv("base", 2, opponents=[None, "mcts:600s"], seed=1)
+    env.step_async(env.action_mask.argmax(axis=1))
+    time.sleep(0.05)
+    start = time.perf_counter()
+    del env
+    assert time.perf_counter() - start < 5
+    # The step threads are shared by the envs: the next env still steps.
+    other = splendor.VectorEnv("base", 2, seed=1)
+    other.step_async(other.action_mask.argmax(axis=1))
+    other.step_wait()
+    # At exit too: an interpreter ending with a step in flight exits cleanly.
+    code = (
+        "import splendor\n"
+        "env = splendor.VectorEnv('marvel', 64, threads=2, opponents=[None, 'mcts:600s'])\n"
+        "env.step_async(env.action_mask.argmax(axis=1))\n"
+        "print('started', flush=True)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout == "started\n"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="fork start method")
+def test_a_forked_child_steps_asynchronously_without_the_parents_threads() -> None:
+    import multiprocessing
+
+    env = splendor.VectorEnv("base", 16, seed=4, threads=2)
+    rng = np.random.default_rng(6)
+    env.step_async(random_legal(env.action_mask, rng))  # starts a step thread
+    env.step_wait()
+    actions = random_legal(env.action_mask, rng)
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_step_async_and_send, args=(env, actions, send))
+    child.start()
+    assert receive.poll(60), "the child did not step"
+    from_child = receive.recv()
+    child.join(60)
+    assert child.exitcode == 0
+    env.step(actions)
+    np.testing.assert_array_equal(from_child, env.observation)
+
+
+def _step_async_and_send(
+    env: splendor.VectorEnv, actions: npt.NDArray[np.int64], send: Any
+) -> None:
+    env.step_async(actions)
+    send.send(env.step_wait()[0].copy())
+    del env
+
+
+def test_the_docs_examples_of_the_batched_env_run() -> None:
+    # docs/rl.md's examples, the pipelined loop among them, in one namespace: a read
+    # of an env with a step in flight would raise.
+    docs = (Path(__file__).parent.parent / "docs" / "rl.md").read_text()
+    section = docs[docs.index("## The batched environment") : docs.index("## The observation spec")]
+    blocks = section.split("```python\n")[1:]
+    assert len(blocks) == 2
+    namespace: dict[str, Any] = {}
+    for block in blocks:
+        exec(block[: block.index("```")], namespace)
+    assert namespace["a"].num_envs == namespace["b"].num_envs == 512
+    assert namespace["obs_b"].shape == (512, splendor.observation_spec("base").size)

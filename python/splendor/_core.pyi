@@ -1281,6 +1281,9 @@ class VectorEnv:
     ``opponents`` gives one entry per seat: None for a seat the caller plays,
     or a bot (``random``, ``greedy``, ``mcts:N``) that plays it inside the env.
     The arrays depend only on the seed and the actions, whatever ``threads``.
+    ``step_async(actions)`` starts a step on a thread of the env's own and returns at
+    once; ``step_wait()`` collects it, so the caller can work meanwhile (on another
+    env's actions, say).
 
     Raises:
         ConfigError: A bad variant, count, player count, bot, thread count or flag.
@@ -1331,6 +1334,42 @@ class VectorEnv:
                 of integers.
             ConfigError: Not one action per env.
         Nothing changes when it raises.
+        """
+
+    def step_async(self, actions: npt.ArrayLike) -> None:
+        """Starts ``step(actions)`` on a thread of the env's own and returns at once.
+
+        ``step_wait()`` returns its result. The actions are checked and copied first.
+        Until ``step_wait`` returns, the env's arrays are being written (do not read
+        them, nor arrays returned earlier, which are the same objects), and every other
+        call on the env raises ``InvalidStateError``.
+
+        Raises:
+            IllegalActionError: An action not legal in its env (the message names the env).
+            InvalidActionError: An id out of range, or actions that are not a 1-D array
+                of integers.
+            ConfigError: Not one action per env.
+            InvalidStateError: A step is already in flight.
+        Nothing changes when it raises.
+        """
+
+    def step_wait(
+        self,
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]:
+        """Waits for the step ``step_async`` started; returns what ``step`` does.
+
+        The GIL is released while it waits. Ctrl-C raises ``KeyboardInterrupt`` and
+        leaves the step in flight (call ``step_wait`` again to collect it).
+
+        Raises:
+            InvalidStateError: No step in flight.
         """
 
     def state(self, i: int) -> Any:

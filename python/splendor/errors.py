@@ -26,7 +26,8 @@ class InvalidActionError(SplendorError, ValueError):
 
 
 class InvalidStateError(SplendorError, ValueError):
-    """A corrupt, tampered or inconsistent JSON state."""
+    """A corrupt, tampered or inconsistent JSON state, or a call that the object's state
+    does not allow now (a ``VectorEnv`` call while a step is in flight)."""
 
 
 class ConfigError(SplendorError, ValueError):

@@ -10,10 +10,11 @@
 
 use super::spec::{LegalBits, Observed, MASK_WORDS};
 use super::workers::Workers;
+use crate::cancel::Cancel;
 use crate::game::{Action, ActionList, Config, Game, GameError, Player};
 use crate::rng::SplitMix64;
 use crate::search::{Bot, BotSpec};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// `SPREAD[b]`: the byte `b` as 8 bools, bit 0 first: a mask row is written
 /// eight actions at a time.
@@ -139,6 +140,8 @@ pub struct VectorEnv<G: Observed> {
     /// for the env's life: spawning threads on every step would cost as much
     /// as a shard's work.
     workers: Workers,
+    /// Once cancelled, the bots answer at once (see [`bot_stop`](Self::bot_stop)).
+    bot_stop: Arc<Cancel>,
 }
 
 fn mix(seed: u64, index: u64) -> u64 {
@@ -188,6 +191,7 @@ impl<G: Observed> VectorEnv<G> {
             config,
             inverse_scales,
             workers,
+            bot_stop: Arc::new(Cancel::new()),
         })
     }
 
@@ -235,6 +239,15 @@ impl<G: Observed> VectorEnv<G> {
         self.slots.is_empty()
     }
 
+    /// A token that, once cancelled, makes the built-in bots of the step in
+    /// progress and of every later one answer at once with the best move
+    /// their search has found (a legal one): for an env about to be
+    /// dropped while another thread steps it, so that the drop need not
+    /// wait for long searches. It cannot be undone.
+    pub fn bot_stop(&self) -> Arc<Cancel> {
+        Arc::clone(&self.bot_stop)
+    }
+
     /// The current game of env `i`.
     pub fn game(&self, i: usize) -> Option<&G> {
         self.slots.get(i).map(|s| &s.game)
@@ -254,8 +267,9 @@ impl<G: Observed> VectorEnv<G> {
         // Taken out for the call so that `sharded` may borrow `self` mutably.
         let scales = self.inverse_scales.take();
         let inv = scales.as_deref();
+        let stop = Arc::clone(&self.bot_stop);
         self.sharded(buf, |slot, row, scratch| {
-            slot.next_live_game();
+            slot.next_live_game(&stop);
             row.rewards.fill(0.0);
             *row.terminated = false;
             *row.truncated = false;
@@ -263,6 +277,24 @@ impl<G: Observed> VectorEnv<G> {
             slot.write(row, inv, scratch);
         });
         self.inverse_scales = scales;
+        Ok(())
+    }
+
+    /// The error [`step`](Self::step) would raise for `actions`, if any (not
+    /// one per env, or the first env whose action is out of range or not
+    /// legal now), without playing anything: the asynchronous step checks
+    /// the actions on the caller's thread before handing the step over.
+    pub fn check_actions(&self, actions: &[i64]) -> Result<(), GameError> {
+        if actions.len() != self.slots.len() {
+            return Err(GameError::Config(format!(
+                "expected {} actions (one per env), got {}",
+                self.slots.len(),
+                actions.len()
+            )));
+        }
+        for (i, (slot, &a)) in self.slots.iter().zip(actions).enumerate() {
+            slot.checked(a, i)?;
+        }
         Ok(())
     }
 
@@ -309,8 +341,9 @@ impl<G: Observed> VectorEnv<G> {
         }
         let scales = self.inverse_scales.take();
         let inv = scales.as_deref();
+        let stop = Arc::clone(&self.bot_stop);
         self.sharded(buf, |slot, row, scratch| {
-            slot.step(slot.action, row, inv, scratch)
+            slot.step(slot.action, row, inv, scratch, &stop)
         });
         self.inverse_scales = scales;
         Ok(())
@@ -512,15 +545,15 @@ impl<G: Observed> Slot<G> {
     }
 
     /// Deals games until one is live with a caller's seat to move.
-    fn next_live_game(&mut self) {
-        self.advance_bots();
+    fn next_live_game(&mut self, stop: &Cancel) {
+        self.advance_bots(stop);
         while self.game.is_terminal() && self.new_game() {
-            self.advance_bots();
+            self.advance_bots(stop);
         }
     }
 
     /// Lets the bots play until a caller's seat is to move or the game ends.
-    fn advance_bots(&mut self) {
+    fn advance_bots(&mut self, stop: &Cancel) {
         while let Some(p) = self.game.current_player() {
             if self.bot_seats >> p & 1 == 0 {
                 return;
@@ -528,7 +561,7 @@ impl<G: Observed> Slot<G> {
             let Some(bot) = self.bots[usize::from(p)].as_mut() else {
                 return;
             };
-            let a = match bot.act(&self.game) {
+            let a = match bot.act_cancellable(&self.game, stop) {
                 Ok(a) => a,
                 // A live state always has a legal action (the Game contract),
                 // so a bot cannot fail here; play the first one regardless
@@ -553,11 +586,12 @@ impl<G: Observed> Slot<G> {
         row: &mut Row<'_>,
         inv: Option<&[f32]>,
         scratch: &mut ActionList,
+        stop: &Cancel,
     ) {
         let mover: Player = self.game.current_player().unwrap_or(0);
         self.game.apply_unchecked(a);
         self.decisions += 1;
-        self.advance_bots();
+        self.advance_bots(stop);
         match self.game.outcome() {
             Some(outcome) if self.game.is_terminal() => {
                 let returns = outcome.returns();
@@ -570,7 +604,7 @@ impl<G: Observed> Slot<G> {
                 self.game.observation(mover, row.final_obs);
                 scale(row.final_obs, inv);
                 self.new_game();
-                self.next_live_game();
+                self.next_live_game(stop);
             }
             _ => {
                 row.rewards.fill(0.0);

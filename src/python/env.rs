@@ -1,25 +1,33 @@
 //! Python bindings of the batched environment (`splendor.VectorEnv`) and of
 //! the observation spec. The env owns its NumPy arrays; `reset` and `step`
 //! write into them with the GIL released and return the same objects, so a
-//! step allocates nothing.
+//! step allocates nothing. `step_async` hands the step to a background
+//! thread (a [`Driver`]) and returns at once; `step_wait` collects it.
 
 use super::action::ok;
 use super::args::{self, Arg};
 use super::errors;
+use super::interrupt::POLL;
 use super::state::{self, Seed};
-use crate::env::{Buffers, EnvConfig, Observed, VectorEnv};
+use crate::cancel::Cancel;
+use crate::env::{Buffers, Driver, EnvConfig, Observed, VectorEnv, Waited};
 use crate::game::{GameError, MAX_PLAYERS};
 use crate::search::BotSpec;
 use crate::variants::{base::BaseState, duel::DuelState, marvel::MarvelState};
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::ndarray::{Array1, Array2};
+use numpy::{Element, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// The variant-independent face of a `VectorEnv<G>`.
 trait DynEnv: Send {
     fn reset(&mut self, seed: Option<u64>, buf: Buffers<'_>) -> Result<(), GameError>;
     fn step(&mut self, actions: &[i64], buf: Buffers<'_>) -> Result<(), GameError>;
+    fn check_actions(&self, actions: &[i64]) -> Result<(), GameError>;
+    fn bot_stop(&self) -> Arc<Cancel>;
     fn state_json(&self, i: usize) -> Option<String>;
     fn num_actions(&self) -> usize;
     fn observation_size(&self) -> usize;
@@ -31,6 +39,12 @@ impl<G: Observed> DynEnv for VectorEnv<G> {
     }
     fn step(&mut self, actions: &[i64], buf: Buffers<'_>) -> Result<(), GameError> {
         VectorEnv::step(self, actions, buf)
+    }
+    fn check_actions(&self, actions: &[i64]) -> Result<(), GameError> {
+        VectorEnv::check_actions(self, actions)
+    }
+    fn bot_stop(&self) -> Arc<Cancel> {
+        VectorEnv::bot_stop(self)
     }
     fn state_json(&self, i: usize) -> Option<String> {
         self.game(i).map(|g| g.to_json(None))
@@ -53,6 +67,103 @@ fn build(variant: &str, config: EnvConfig) -> PyResult<Box<dyn DynEnv>> {
         "marvel" => Box::new(ok(VectorEnv::<MarvelState>::new(config))?),
         _ => return Err(super::unknown_variant(variant)),
     })
+}
+
+/// One of the env's arrays as a pointer and a length: what a step on the
+/// driver thread writes through, the GIL and NumPy's borrow flags being out
+/// of its reach.
+struct RawSlice<T>(*mut T, usize);
+
+// SAFETY: the memory is that of a NumPy array the `PyVectorEnv` holds; see
+// `PyVectorEnv::step_async` for why it outlives the step and why nothing
+// else writes it meanwhile.
+unsafe impl<T: Send> Send for RawSlice<T> {}
+
+impl<T> RawSlice<T> {
+    fn of(slice: &mut [T]) -> Self {
+        Self(slice.as_mut_ptr(), slice.len())
+    }
+
+    /// SAFETY: the memory must be alive and not otherwise borrowed for `'a`.
+    unsafe fn slice<'a>(&self) -> &'a mut [T] {
+        unsafe { std::slice::from_raw_parts_mut(self.0, self.1) }
+    }
+}
+
+/// [`Buffers`] as raw slices, for a step on the driver thread.
+struct RawBuffers {
+    obs: RawSlice<f32>,
+    mask: RawSlice<bool>,
+    player: RawSlice<i32>,
+    rewards: RawSlice<f32>,
+    terminated: RawSlice<bool>,
+    truncated: RawSlice<bool>,
+    final_obs: RawSlice<f32>,
+    episode_length: RawSlice<i64>,
+}
+
+impl RawBuffers {
+    /// SAFETY: as [`RawSlice::slice`], for every array.
+    unsafe fn buffers<'a>(&self) -> Buffers<'a> {
+        unsafe {
+            Buffers {
+                obs: self.obs.slice(),
+                mask: self.mask.slice(),
+                player: self.player.slice(),
+                rewards: self.rewards.slice(),
+                terminated: self.terminated.slice(),
+                truncated: self.truncated.slice(),
+                final_obs: self.final_obs.slice(),
+                episode_length: self.episode_length.slice(),
+            }
+        }
+    }
+}
+
+/// What a step on the driver thread returns.
+type StepOutput = Result<(), GameError>;
+
+/// Step threads not in use, shared by every env of the process: `step_async`
+/// takes one (or starts one) and `step_wait` gives it back. In the pipelined
+/// loop (step one env while choosing the other's actions, then swap) the two
+/// envs thus use one thread in turn, rather than one each, the idle one
+/// polling for its next step on a core the busy ones need.
+static IDLE_DRIVERS: Mutex<Vec<Driver<StepOutput>>> = Mutex::new(Vec::new());
+
+/// More idle step threads than this are stopped.
+const MAX_IDLE_DRIVERS: usize = 16;
+
+fn take_driver() -> PyResult<Driver<StepOutput>> {
+    let mut idle = IDLE_DRIVERS.lock().unwrap_or_else(|p| p.into_inner());
+    // The most recently used first: it is the one still polling.
+    while let Some(driver) = idle.pop() {
+        // A forked child's copies of the parent's threads are gone.
+        if driver.is_ours() {
+            return Ok(driver);
+        }
+    }
+    drop(idle);
+    Driver::new("splendor-env-async")
+        .map_err(|e| errors::config(format!("cannot start the env's step thread: {e}")))
+}
+
+fn give_back(driver: Driver<StepOutput>) {
+    let mut idle = IDLE_DRIVERS.lock().unwrap_or_else(|p| p.into_inner());
+    if idle.len() < MAX_IDLE_DRIVERS {
+        idle.push(driver);
+    }
+}
+
+/// A zero-filled `[rows, cols]` array over memory NumPy does not own (its
+/// base holds it), so that `ndarray.resize` cannot move it while a step
+/// writes into it.
+fn matrix<T: Element + Default>(py: Python<'_>, rows: usize, cols: usize) -> Py<PyArray2<T>> {
+    PyArray2::from_owned_array(py, Array2::default((rows, cols))).unbind()
+}
+
+/// A zero-filled `[len]` array, as [`matrix`].
+fn vector<T: Element + Default>(py: Python<'_>, len: usize) -> Py<PyArray1<T>> {
+    PyArray1::from_owned_array(py, Array1::default(len)).unbind()
 }
 
 /// The most envs one `VectorEnv` holds.
@@ -96,16 +207,31 @@ fn _observation_spec(variant: &Bound<'_, PyAny>, players: Arg<'_>) -> PyResult<V
 /// `opponents` gives one entry per seat: None for a seat the caller plays, or
 /// a bot (`random`, `greedy`, `mcts:N`) that plays it inside the env. The
 /// arrays depend only on the seed and the actions, whatever `threads`.
+/// `step_async(actions)` starts a step on a thread of the env's own and
+/// returns at once; `step_wait()` collects it, so the caller can work
+/// meanwhile (on another env's actions, say).
 ///
 /// Raises:
 ///     ConfigError: A bad variant, count, player count, bot, thread count
 ///         or flag.
 #[pyclass(module = "splendor._core", name = "VectorEnv")]
 pub(crate) struct PyVectorEnv {
-    env: Mutex<Box<dyn DynEnv>>,
+    /// Shared with the driver thread's job while a step is in flight.
+    env: Arc<Mutex<Box<dyn DynEnv>>>,
+    /// The thread running the step in flight (from `IDLE_DRIVERS`).
+    driver: Mutex<Option<Driver<StepOutput>>>,
+    /// From `step_async` until `step_wait` has collected the step: every
+    /// other call on the env raises meanwhile.
+    in_flight: AtomicBool,
+    /// The env's `bot_stop`, kept here because the env is locked while a
+    /// step is in flight.
+    bot_stop: Arc<Cancel>,
     variant: String,
     num_envs: usize,
     num_players: usize,
+    /// Read at creation, so that no getter waits for the env's lock.
+    num_actions: usize,
+    observation_size: usize,
     threads: usize,
     normalize: bool,
     opponents: Vec<Option<String>>,
@@ -120,6 +246,16 @@ pub(crate) struct PyVectorEnv {
 }
 
 impl PyVectorEnv {
+    /// An error if a step is in flight (`what` names the call refused).
+    fn idle(&self, what: &str) -> PyResult<()> {
+        if self.in_flight.load(Ordering::Acquire) {
+            return Err(errors::invalid_state(format!(
+                "{what}: a step is in flight (step_async was called): call step_wait() first"
+            )));
+        }
+        Ok(())
+    }
+
     /// Runs `f` on the env and the arrays' memory with the GIL released.
     fn with_buffers<F>(&self, py: Python<'_>, f: F) -> PyResult<()>
     where
@@ -161,6 +297,34 @@ impl PyVectorEnv {
             f(env.as_mut(), buf)
         });
         ok(r)
+    }
+
+    /// The arrays' memory as raw slices, checked as `with_buffers` checks it.
+    fn raw_buffers(&self, py: Python<'_>) -> PyResult<RawBuffers> {
+        let busy = |_| {
+            errors::config(
+                "the env's arrays are in use: an argument is one of them or a view of one (pass a copy)"
+                    .into(),
+            )
+        };
+        let mut obs = self.obs.bind(py).try_readwrite().map_err(busy)?;
+        let mut mask = self.mask.bind(py).try_readwrite().map_err(busy)?;
+        let mut player = self.player.bind(py).try_readwrite().map_err(busy)?;
+        let mut rewards = self.rewards.bind(py).try_readwrite().map_err(busy)?;
+        let mut terminated = self.terminated.bind(py).try_readwrite().map_err(busy)?;
+        let mut truncated = self.truncated.bind(py).try_readwrite().map_err(busy)?;
+        let mut final_obs = self.final_obs.bind(py).try_readwrite().map_err(busy)?;
+        let mut episode_length = self.episode_length.bind(py).try_readwrite().map_err(busy)?;
+        Ok(RawBuffers {
+            obs: RawSlice::of(obs.as_slice_mut()?),
+            mask: RawSlice::of(mask.as_slice_mut()?),
+            player: RawSlice::of(player.as_slice_mut()?),
+            rewards: RawSlice::of(rewards.as_slice_mut()?),
+            terminated: RawSlice::of(terminated.as_slice_mut()?),
+            truncated: RawSlice::of(truncated.as_slice_mut()?),
+            final_obs: RawSlice::of(final_obs.as_slice_mut()?),
+            episode_length: RawSlice::of(episode_length.as_slice_mut()?),
+        })
     }
 
     fn arrays<'py>(&self, py: Python<'py>, with_step: bool) -> PyResult<Bound<'py, PyTuple>> {
@@ -231,22 +395,28 @@ impl PyVectorEnv {
         };
         let env = py.detach(|| build(variant, config))?;
         let (o, a) = (env.observation_size(), env.num_actions());
+        let bot_stop = env.bot_stop();
         let me = Self {
-            env: Mutex::new(env),
+            env: Arc::new(Mutex::new(env)),
+            driver: Mutex::new(None),
+            in_flight: AtomicBool::new(false),
+            bot_stop,
             variant: variant.to_owned(),
             num_envs,
             num_players: players,
+            num_actions: a,
+            observation_size: o,
             threads,
             normalize,
             opponents: names,
-            obs: PyArray2::zeros(py, [num_envs, o], false).unbind(),
-            mask: PyArray2::zeros(py, [num_envs, a], false).unbind(),
-            player: PyArray1::zeros(py, num_envs, false).unbind(),
-            rewards: PyArray2::zeros(py, [num_envs, players], false).unbind(),
-            terminated: PyArray1::zeros(py, num_envs, false).unbind(),
-            truncated: PyArray1::zeros(py, num_envs, false).unbind(),
-            final_obs: PyArray2::zeros(py, [num_envs, o], false).unbind(),
-            episode_length: PyArray1::zeros(py, num_envs, false).unbind(),
+            obs: matrix(py, num_envs, o),
+            mask: matrix(py, num_envs, a),
+            player: vector(py, num_envs),
+            rewards: matrix(py, num_envs, players),
+            terminated: vector(py, num_envs),
+            truncated: vector(py, num_envs),
+            final_obs: matrix(py, num_envs, o),
+            episode_length: vector(py, num_envs),
         };
         me.with_buffers(py, |env, buf| env.reset(None, buf))?;
         Ok(me)
@@ -260,6 +430,7 @@ impl PyVectorEnv {
     #[pyo3(signature = (seed=Arg(None)), text_signature = "($self, seed=None)")]
     fn reset<'py>(&self, py: Python<'py>, seed: Arg<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let seed = seed.opt_int("seed", 0, u64::MAX.into())?.map(|s| s as u64);
+        self.idle("reset")?;
         self.with_buffers(py, move |env, buf| env.reset(seed, buf))?;
         self.arrays(py, false)
     }
@@ -285,6 +456,7 @@ impl PyVectorEnv {
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        self.idle("step")?;
         let actions = args::int_array(actions, "actions", errors::invalid_action)?;
         let acts = actions.as_slice();
         if acts.len() != self.num_envs {
@@ -298,6 +470,129 @@ impl PyVectorEnv {
         self.arrays(py, true)
     }
 
+    /// Starts `step(actions)` on a thread of the env's own and returns at once
+    /// (None), so that the caller can work meanwhile; `step_wait()` returns
+    /// its result. The actions are checked and copied first: a bad one raises
+    /// here, as `step` would, and nothing starts. Until `step_wait` returns,
+    /// the env's arrays are being written (do not read them, nor arrays
+    /// returned earlier, which are the same objects), and every other call
+    /// on the env (`step`, `reset`, `step_async`, `state`, the array
+    /// attributes) raises InvalidStateError.
+    ///
+    /// Raises:
+    ///     IllegalActionError: An action not legal in its env (the message
+    ///         names the env).
+    ///     InvalidActionError: An id out of range, or actions that are not a
+    ///         1-D array of integers.
+    ///     ConfigError: Not one action per env.
+    ///     InvalidStateError: A step is already in flight.
+    /// Nothing changes when it raises.
+    #[pyo3(text_signature = "($self, actions)")]
+    fn step_async(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.idle("step_async")?;
+        let actions = args::int_array(actions, "actions", errors::invalid_action)?;
+        let acts = actions.as_slice().to_vec();
+        if acts.len() != self.num_envs {
+            return Err(errors::config(format!(
+                "expected {} actions (one per env), got {}",
+                self.num_envs,
+                acts.len()
+            )));
+        }
+        // Borrowed and released at once: the check that no argument is one
+        // of the arrays. From here on `in_flight` keeps every other call
+        // away from them.
+        let raw = self.raw_buffers(py)?;
+        {
+            let env = self
+                .env
+                .lock()
+                .map_err(|_| errors::invalid_state("the env was poisoned".into()))?;
+            ok(env.check_actions(&acts))?;
+        }
+        let driver = take_driver()?;
+        let env = Arc::clone(&self.env);
+        let job = Box::new(move || -> StepOutput {
+            let mut env = env
+                .lock()
+                .map_err(|_| GameError::InvalidState("the env was poisoned".into()))?;
+            // SAFETY: the arrays are alive: `self` holds them, and its `Drop`
+            // waits for this job before they are released. Nothing else
+            // borrows them from Rust meanwhile: every method of `self` that
+            // does refuses while `in_flight` (set below, under the GIL, before
+            // any other thread can call one), and `in_flight` is cleared only
+            // by `step_wait` once this job has returned. The env made them
+            // contiguous (and not resizable: they do not own their memory).
+            let buf = unsafe { raw.buffers() };
+            env.step(&acts, buf)
+        });
+        self.in_flight.store(true, Ordering::Release);
+        if driver.post(job).is_err() {
+            // Not reached: a driver is given back idle.
+            self.in_flight.store(false, Ordering::Release);
+            return Err(errors::invalid_state(
+                "step_async: the env's step thread is busy".into(),
+            ));
+        }
+        *self.driver.lock().unwrap_or_else(|p| p.into_inner()) = Some(driver);
+        Ok(())
+    }
+
+    /// Waits for the step `step_async` started and returns `(obs, mask,
+    /// player, rewards, terminated, truncated)`, as `step` does. The GIL is
+    /// released while it waits; Ctrl-C raises KeyboardInterrupt within a
+    /// fraction of a second and leaves the step in flight (call `step_wait`
+    /// again to collect it).
+    ///
+    /// Raises:
+    ///     InvalidStateError: No step in flight.
+    #[pyo3(text_signature = "($self)")]
+    fn step_wait<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        if !self.in_flight.load(Ordering::Acquire) {
+            return Err(errors::invalid_state(
+                "step_wait: no step in flight: call step_async(actions) first".into(),
+            ));
+        }
+        let mut held = self.driver.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(driver) = held.as_ref() else {
+            return Err(errors::invalid_state(
+                "step_wait: the env's step thread is missing".into(),
+            ));
+        };
+        let output = loop {
+            match py.detach(|| driver.wait(POLL)) {
+                Waited::Done(output) => break output,
+                Waited::Running => py.check_signals()?,
+                Waited::Idle => {
+                    // Not reached: `in_flight` is cleared only here, after
+                    // the output was taken.
+                    self.in_flight.store(false, Ordering::Release);
+                    return Err(errors::invalid_state(
+                        "step_wait: no step in flight: call step_async(actions) first".into(),
+                    ));
+                }
+                Waited::Lost => {
+                    return Err(errors::invalid_state(
+                        "step_wait: this process was forked while the step was in flight, and \
+                         the thread running it stayed in the parent: make a new env"
+                            .into(),
+                    ));
+                }
+            }
+        };
+        if let Some(driver) = held.take() {
+            give_back(driver);
+        }
+        drop(held);
+        self.in_flight.store(false, Ordering::Release);
+        match output {
+            Ok(result) => ok(result)?,
+            // As `step` would: PyO3 turns the panic into a PanicException.
+            Err(payload) => std::panic::resume_unwind(payload),
+        }
+        self.arrays(py, true)
+    }
+
     /// A copy of env `i`'s current game as a state object (for rendering
     /// and checks; not needed for stepping).
     ///
@@ -307,6 +602,7 @@ impl PyVectorEnv {
     fn state(&self, py: Python<'_>, i: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let last = self.num_envs as i128 - 1;
         let k = args::int_between(i, "env index", 0, last, errors::config)? as usize;
+        self.idle("state")?;
         let json = self
             .env
             .lock()
@@ -335,12 +631,12 @@ impl PyVectorEnv {
     /// Size of the action space.
     #[getter]
     fn num_actions(&self) -> usize {
-        self.mask_width()
+        self.num_actions
     }
     /// Length of an observation.
     #[getter]
     fn observation_size(&self) -> usize {
-        self.env.lock().map(|e| e.observation_size()).unwrap_or(0)
+        self.observation_size
     }
     /// Threads stepping shards of the envs.
     #[getter]
@@ -359,44 +655,52 @@ impl PyVectorEnv {
     }
     /// float32 `[n, obs_size]`: observation of the player to move.
     #[getter]
-    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.obs.bind(py).clone()
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        self.idle("observation")?;
+        Ok(self.obs.bind(py).clone())
     }
     /// bool `[n, num_actions]`: legal actions of the player to move.
     #[getter]
-    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
-        self.mask.bind(py).clone()
+    fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        self.idle("action_mask")?;
+        Ok(self.mask.bind(py).clone())
     }
     /// int32 `[n]`: the player to move.
     #[getter]
-    fn current_player<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
-        self.player.bind(py).clone()
+    fn current_player<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i32>>> {
+        self.idle("current_player")?;
+        Ok(self.player.bind(py).clone())
     }
     /// float32 `[n, players]`: returns of the games that ended in the last step.
     #[getter]
-    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.rewards.bind(py).clone()
+    fn rewards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        self.idle("rewards")?;
+        Ok(self.rewards.bind(py).clone())
     }
     /// bool `[n]`: the game ended (not by the turn cap) in the last step.
     #[getter]
-    fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.terminated.bind(py).clone()
+    fn terminated<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        self.idle("terminated")?;
+        Ok(self.terminated.bind(py).clone())
     }
     /// bool `[n]`: the game hit the turn cap in the last step.
     #[getter]
-    fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.truncated.bind(py).clone()
+    fn truncated<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        self.idle("truncated")?;
+        Ok(self.truncated.bind(py).clone())
     }
     /// float32 `[n, obs_size]`: final observation (seen by the seat that
     /// acted) of the games that ended in the last step; other rows are stale.
     #[getter]
-    fn final_observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.final_obs.bind(py).clone()
+    fn final_observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        self.idle("final_observation")?;
+        Ok(self.final_obs.bind(py).clone())
     }
     /// int64 `[n]`: decisions in the games that ended in the last step, else 0.
     #[getter]
-    fn episode_length<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        self.episode_length.bind(py).clone()
+    fn episode_length<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        self.idle("episode_length")?;
+        Ok(self.episode_length.bind(py).clone())
     }
 
     fn __repr__(&self) -> String {
@@ -407,9 +711,24 @@ impl PyVectorEnv {
     }
 }
 
-impl PyVectorEnv {
-    fn mask_width(&self) -> usize {
-        self.env.lock().map(|e| e.num_actions()).unwrap_or(0)
+impl Drop for PyVectorEnv {
+    /// An env dropped with a step in flight waits for that step (whose job
+    /// writes into the arrays this object holds) before they are released,
+    /// its bots told to answer at once.
+    fn drop(&mut self) {
+        let held = self.driver.get_mut().unwrap_or_else(|p| p.into_inner());
+        if let Some(driver) = held.take() {
+            self.bot_stop.cancel();
+            let finish = move || loop {
+                match driver.wait(Duration::from_secs(1)) {
+                    Waited::Running => continue,
+                    Waited::Done(_) | Waited::Idle => return give_back(driver),
+                    // Forked: dropping it only forgets the parent's thread.
+                    Waited::Lost => return,
+                }
+            };
+            Python::attach(|py| py.detach(finish));
+        }
     }
 }
 

@@ -267,7 +267,33 @@ class SplendorVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], A
         Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
     ]:
         """One action per env; returns ``(obs, rewards, terminations, truncations, info)``."""
-        _, _, _, rewards, terminated, truncated = self._env.step(actions)
+        return self._step_result(*self._env.step(actions)[3:])
+
+    def step_async(self, actions: npt.ArrayLike) -> None:
+        """Starts :meth:`step` on the Rust env's own thread and returns at once.
+
+        The actions are checked first (a bad one raises as :meth:`step` would, and
+        nothing starts). Until :meth:`step_wait` returns, the observation arrays are
+        being written, and any other call on this env raises ``InvalidStateError``.
+        """
+        self._env.step_async(actions)
+
+    def step_wait(
+        self,
+    ) -> tuple[
+        Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+    ]:
+        """Waits for the step :meth:`step_async` started; returns what :meth:`step` does."""
+        return self._step_result(*self._env.step_wait()[3:])
+
+    def _step_result(
+        self,
+        rewards: npt.NDArray[np.float32],
+        terminated: npt.NDArray[np.bool_],
+        truncated: npt.NDArray[np.bool_],
+    ) -> tuple[
+        Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+    ]:
         obs = self._obs()
         info: dict[str, Any] = {"action_mask": obs["action_mask"]}
         done = terminated | truncated
