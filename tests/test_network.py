@@ -5,6 +5,7 @@ with a network."""
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 import pickle
@@ -18,6 +19,7 @@ import pytest
 import splendor
 from splendor import MctsBot, Network, RandomBot, nets, search
 from splendor.errors import ConfigError, NetworkError
+from splendor.play import main as play_main
 from splendor.play import make_bot
 
 Tensors = dict[str, npt.NDArray[np.float32]]
@@ -330,6 +332,40 @@ def test_net_specs_in_match_and_play(tmp_path: Path, monkeypatch: pytest.MonkeyP
         make_bot("net:lots", 1)
     with pytest.raises(NetworkError, match="cannot read"):
         splendor.match([f"net:20@{tmp_path / 'absent'}", "random"], games=2)
+
+
+def test_default_spec_is_the_shipped_network_where_there_is_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The package ships a base 2-player network (docs/network.md, "The shipped networks").
+    shipped = nets.NETS_DIR / "base-2p.safetensors"
+    network = splendor.Network.load(shipped)
+    assert (network.variant, network.players, network.features) == ("base", 2, "needs")
+    assert nets.default_bot_spec("base", 2) == "net:1000"
+    bot = make_bot("default", 3, "base", 2)
+    assert isinstance(bot, MctsBot) and bot.iterations == 1000
+    assert bot.network_sha256 == hashlib.sha256(shipped.read_bytes()).hexdigest()
+    # No network for Duel: the default is the rollout search of mcts:1000.
+    assert nets.default_bot_spec("duel", 2) == "mcts:1000"
+    duel_bot = make_bot("DEFAULT ", 3, "duel", 2)
+    assert isinstance(duel_bot, MctsBot)
+    assert (duel_bot.iterations, duel_bot.network_sha256) == (1000, None)
+    r = splendor.match(["default", "random"], variant="duel", games=2, seed=1)
+    assert r.bots[0]["name"] == "mcts:1000"
+    r = splendor.match(["default", "random"], games=2, seed=1)
+    assert r.bots[0]["name"].startswith("net:1000@")
+    # Take the shipped file away and base falls back to the rollout search too.
+    monkeypatch.setattr(nets, "NETS_DIR", tmp_path / "none")
+    assert nets.default_bot_spec("base", 2) == "mcts:1000"
+    fallback = make_bot("default", 3, "base", 2)
+    assert isinstance(fallback, MctsBot) and fallback.network_sha256 is None
+
+
+def test_play_defaults_to_the_default_ai() -> None:
+    from splendor.cli import build_parser
+
+    assert build_parser().parse_args(["play"]).bot == "default"
+    assert inspect.signature(play_main).parameters["bot"].default == "default"
 
 
 def test_play_cli_with_a_network(tmp_path: Path) -> None:

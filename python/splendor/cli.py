@@ -367,8 +367,9 @@ def _add_play(sub: Any) -> None:
     )
     p.add_argument(
         "--bot",
-        default="mcts:1000",
-        help="random, greedy, mcts, mcts:N, mcts:Ts, net:N, net:Ts, net:N@PATH or net:Ts@PATH",
+        default="default",
+        help="default (the shipped network's search where there is one, else mcts:1000), "
+        "random, greedy, mcts, mcts:N, mcts:Ts, net:N, net:Ts, net:N@PATH or net:Ts@PATH",
     )
     p.add_argument("--seat", type=int_in(0, 3), default=0, help="your seat (0 plays first)")
     p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)

@@ -7,6 +7,12 @@ name the network shipped for the game being played,
 the package data lives, so this module rewrites such specs to ``net:...@PATH``
 before they reach the engine.
 
+The spec ``default`` is the package's default AI for the game: the search guided by the
+shipped network (``net:1000``, about the time per move of ``mcts:1000``) where one is
+shipped, else ``mcts:1000``.
+
+>>> resolve_bot_spec("default", "duel", 2)
+'mcts:1000'
 >>> resolve_bot_spec("mcts:1000", "base", 2)
 'mcts:1000'
 >>> resolve_bot_spec("net:400@best.safetensors", "base", 2)
@@ -23,6 +29,13 @@ from splendor.errors import ConfigError
 
 #: Where the shipped networks live.
 NETS_DIR = Path(__file__).resolve().parent / "data" / "nets"
+
+#: Iterations per move of the default AI when a network is shipped for the game: about
+#: the time per move of ``mcts:1000`` (docs/network.md, "The shipped networks").
+SHIPPED_NET_ITERATIONS = 1000
+
+#: The default AI of a game no network is shipped for.
+DEFAULT_SEARCH = "mcts:1000"
 
 BotLike = _core.RandomBot | _core.GreedyBot | _core.MctsBot | str
 
@@ -42,14 +55,24 @@ def shipped_network_path(variant: str, players: int) -> Path:
     return path
 
 
+def default_bot_spec(variant: str, players: int) -> str:
+    """The spec of the default AI for ``variant`` with ``players`` players:
+    ``net:1000`` (the shipped network) where a network is shipped, else ``mcts:1000``."""
+    if (NETS_DIR / f"{variant}-{players}p.safetensors").is_file():
+        return f"net:{SHIPPED_NET_ITERATIONS}"
+    return DEFAULT_SEARCH
+
+
 def resolve_bot_spec(spec: str, variant: str, players: int) -> str:
-    """``spec`` with a path-less ``net:N`` / ``net:Ts`` turned into
-    ``net:N@<shipped network>``; any other spec unchanged.
+    """``spec`` with ``default`` turned into :func:`default_bot_spec` and a path-less
+    ``net:N`` / ``net:Ts`` into ``net:N@<shipped network>``; any other spec unchanged.
 
     Raises:
         ConfigError: A path-less ``net:`` spec and no network shipped for the game.
     """
     text = spec.strip()
+    if text.lower() == "default":
+        spec = text = default_bot_spec(variant, players)
     if text[:4].lower() == "net:" and "@" not in text:
         return f"{text}@{shipped_network_path(variant, players)}"
     return spec

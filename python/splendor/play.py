@@ -24,7 +24,7 @@ from typing import Any, TextIO
 import splendor
 from splendor import _core, render
 from splendor.errors import SplendorError
-from splendor.nets import resolve_bot_spec
+from splendor.nets import default_bot_spec, resolve_bot_spec
 
 CLEAR = "\x1b[2J\x1b[H"
 BOLD = "\x1b[1m"
@@ -90,14 +90,17 @@ def not_an_action(line: str, variant: str) -> str | None:
 
 def make_bot(spec: str, seed: int, variant: str = "base", players: int = 2) -> Bot:
     """A bot from a spec: ``random``, ``greedy``, ``mcts``, ``mcts:N``, ``mcts:Ts``,
-    ``net:N@PATH``, ``net:Ts@PATH``, or ``net:N`` / ``net:Ts`` (the network shipped
-    for ``variant`` and ``players``).
+    ``net:N@PATH``, ``net:Ts@PATH``, ``net:N`` / ``net:Ts`` (the network shipped
+    for ``variant`` and ``players``), or ``default`` (the default AI for the game:
+    ``net:1000`` where a network is shipped, else ``mcts:1000``).
 
     Raises:
         ConfigError: The spec is not one of those, or no network is shipped.
         NetworkError: A bad network file, or one for another game.
     """
     raw = spec.strip()
+    if raw.lower() == "default":
+        raw = default_bot_spec(variant, players)
     if raw[:4].lower() == "net:":
         budget, _, path = resolve_bot_spec(raw, variant, players)[4:].partition("@")
         iterations, seconds = _budget(budget)
@@ -118,7 +121,7 @@ def make_bot(spec: str, seed: int, variant: str = "base", players: int = 2) -> B
             # MctsBot itself rejects zero or negative budgets (ConfigError).
             return _core.MctsBot(iterations=iterations, time_limit=seconds, seed=seed)
     raise splendor.ConfigError(
-        f"unknown bot {spec!r}: expected random, greedy, mcts, mcts:N, mcts:Ts, "
+        f"unknown bot {spec!r}: expected default, random, greedy, mcts, mcts:N, mcts:Ts, "
         "net:N, net:Ts, net:N@PATH or net:Ts@PATH"
     )
 
@@ -337,7 +340,7 @@ def main(
     *,
     variant: str | None = None,
     players: int | None = None,
-    bot: str = "mcts:1000",
+    bot: str = "default",
     seat: int = 0,
     seed: int = 0,
     load: str | None = None,
