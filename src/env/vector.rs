@@ -14,6 +14,7 @@ use crate::cancel::Cancel;
 use crate::game::{Action, ActionList, Config, Game, GameError, Player};
 use crate::rng::SplitMix64;
 use crate::search::{Bot, BotSpec};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// `SPREAD[b]`: the byte `b` as 8 bools, bit 0 first: a mask row is written
@@ -268,7 +269,7 @@ impl<G: Observed> VectorEnv<G> {
         let scales = self.inverse_scales.take();
         let inv = scales.as_deref();
         let stop = Arc::clone(&self.bot_stop);
-        self.sharded(buf, |slot, row, scratch| {
+        self.sharded(buf, all_legal, |slot, row, scratch| {
             slot.next_live_game(&stop);
             row.rewards.fill(0.0);
             *row.terminated = false;
@@ -314,9 +315,10 @@ impl<G: Observed> VectorEnv<G> {
         // array is never read again, so a writer racing this call cannot make
         // an unchecked action reach a game. Each shard checks its own envs
         // on the thread that then plays them (their slots stay in that core's
-        // cache); nothing is played unless every env's action is legal.
+        // cache), in the same hand-off to the workers as the play; nothing
+        // is played unless every shard's actions are legal.
         let first_error: Mutex<Option<(usize, GameError)>> = Mutex::new(None);
-        self.for_each_shard(|first, slots| {
+        let check = |first: usize, slots: &mut [Slot<G>]| {
             for (k, slot) in slots.iter_mut().enumerate() {
                 let i = first + k;
                 match slot.checked(actions[i], i) {
@@ -328,24 +330,27 @@ impl<G: Observed> VectorEnv<G> {
                         if kept.as_ref().is_none_or(|(j, _)| i < *j) {
                             *kept = Some((i, e));
                         }
-                        return;
+                        return false;
                     }
                 }
             }
-        });
-        if let Some((_, e)) = first_error
-            .into_inner()
-            .unwrap_or_else(PoisonError::into_inner)
-        {
-            return Err(e);
-        }
+            true
+        };
         let scales = self.inverse_scales.take();
         let inv = scales.as_deref();
         let stop = Arc::clone(&self.bot_stop);
-        self.sharded(buf, |slot, row, scratch| {
+        let played = self.sharded(buf, check, |slot, row, scratch| {
             slot.step(slot.action, row, inv, scratch, &stop)
         });
         self.inverse_scales = scales;
+        if !played {
+            if let Some((_, e)) = first_error
+                .into_inner()
+                .unwrap_or_else(PoisonError::into_inner)
+            {
+                return Err(e);
+            }
+        }
         Ok(())
     }
 
@@ -372,41 +377,14 @@ impl<G: Observed> VectorEnv<G> {
         Ok(())
     }
 
-    /// Runs `f(first, slots)` on every shard of the envs (the shards of
-    /// [`sharded`](Self::sharded), `first` the index of a shard's first env):
-    /// on the env's workers when `threads > 1`.
-    fn for_each_shard<F>(&mut self, f: F)
+    /// Runs `check(first, slots)` on every shard of the envs (`first` the
+    /// index of the shard's first env), then, only if every call returned
+    /// true, `f` on every env with its rows, and returns whether it did: in
+    /// shards on the env's workers when `threads > 1` (one hand-off, a
+    /// barrier between the phases), else on the calling thread.
+    fn sharded<C, F>(&mut self, buf: Buffers<'_>, check: C, f: F) -> bool
     where
-        F: Fn(usize, &mut [Slot<G>]) + Sync,
-    {
-        let n = self.slots.len();
-        let threads = (self.workers.len() + 1).min(n).max(1);
-        if threads == 1 {
-            f(0, &mut self.slots);
-            return;
-        }
-        let chunk = n.div_ceil(threads);
-        let cells: Vec<_> = self
-            .slots
-            .chunks_mut(chunk)
-            .enumerate()
-            .map(|(k, slots)| Mutex::new(Some((k * chunk, slots))))
-            .collect();
-        let job = |i: usize| {
-            let taken = cells
-                .get(i)
-                .and_then(|cell| cell.lock().unwrap_or_else(PoisonError::into_inner).take());
-            if let Some((first, slots)) = taken {
-                f(first, slots);
-            }
-        };
-        self.workers.run(&job);
-    }
-
-    /// Runs `f` on every env with its rows: in shards on the env's workers when
-    /// `threads > 1`, else on the calling thread.
-    fn sharded<F>(&mut self, buf: Buffers<'_>, f: F)
-    where
+        C: Fn(usize, &mut [Slot<G>]) -> bool + Sync,
         F: Fn(&mut Slot<G>, &mut Row<'_>, &mut ActionList) + Sync,
     {
         let n = self.slots.len();
@@ -449,8 +427,11 @@ impl<G: Observed> VectorEnv<G> {
             }
         };
         if threads == 1 {
+            if !check(0, &mut self.slots) {
+                return false;
+            }
             run(&mut self.slots, buf);
-            return;
+            return true;
         }
         let Buffers {
             obs,
@@ -474,7 +455,8 @@ impl<G: Observed> VectorEnv<G> {
             .zip(final_obs.chunks_mut(chunk * o))
             .zip(episode_length.chunks_mut(chunk));
         let shards: Vec<_> = shards
-            .map(|shard| {
+            .enumerate()
+            .map(|(k, shard)| {
                 let (((((((slots, obs), mask), player), rewards), terminated), truncated), fin) =
                     shard.0;
                 let b = Buffers {
@@ -487,24 +469,45 @@ impl<G: Observed> VectorEnv<G> {
                     final_obs: fin,
                     episode_length: shard.1,
                 };
-                (slots, b)
+                (k * chunk, slots, b)
             })
             .collect();
         // Shard `i` goes to whoever runs `job(i)`: the calling thread steps
-        // shard 0, worker `i` shard `i`.
+        // shard 0, worker `i` shard `i`, and checks it first.
         let cells: Vec<Mutex<Option<_>>> =
             shards.into_iter().map(|s| Mutex::new(Some(s))).collect();
+        let bad = AtomicBool::new(false);
+        let check_shard = |i: usize| {
+            if let Some(cell) = cells.get(i) {
+                let mut cell = cell.lock().unwrap_or_else(PoisonError::into_inner);
+                if let Some((first, slots, _)) = cell.as_mut() {
+                    if !check(*first, slots) {
+                        bad.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        };
         let run = &run;
-        let job = |i: usize| {
+        let play_shard = |i: usize| {
+            // The barrier between the phases orders every check before this.
+            if bad.load(Ordering::Relaxed) {
+                return;
+            }
             let taken = cells
                 .get(i)
                 .and_then(|cell| cell.lock().unwrap_or_else(PoisonError::into_inner).take());
-            if let Some((slots, b)) = taken {
+            if let Some((_, slots, b)) = taken {
                 run(slots, b);
             }
         };
-        self.workers.run(&job);
+        self.workers.run_phases(&check_shard, &play_shard);
+        !bad.load(Ordering::Relaxed)
     }
+}
+
+/// The check of a step that plays nothing from the caller (a reset).
+fn all_legal<G: Game>(_first: usize, _slots: &mut [Slot<G>]) -> bool {
+    true
 }
 
 impl<G: Observed> Slot<G> {

@@ -10,8 +10,14 @@
 //! Here a worker keeps polling for up to [`WARM`] after a step (a training
 //! loop steps again within that time: the random choice or the network
 //! between steps), then parks; the caller polls while the workers finish,
-//! their shards being as long as its own. Both poll with `yield_now`, not a
-//! busy spin, so that on a busy machine the core goes to whoever needs it.
+//! their shards being as long as its own. Both poll with `yield_now`, so
+//! that on a busy machine the core goes to whoever needs it; the caller (and
+//! a thread at the barrier below) first spins for a few microseconds
+//! ([`SPIN`]): the others are usually that close.
+//!
+//! [`run_phases`](Workers::run_phases) runs two phases in one hand-off, a
+//! barrier between them: a step checks every shard's actions, then plays
+//! them only if all are legal, for the price of one dispatch.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
@@ -21,6 +27,13 @@ use std::time::{Duration, Instant};
 
 /// How long a worker polls for the next step before it parks.
 pub const WARM: Duration = Duration::from_micros(300);
+
+/// How long a thread waiting for the others of its step (at the barrier of
+/// [`Workers::run_phases`], or for the workers' shards) spins before it
+/// polls by yielding its core: about one hand-off's time, so that the usual
+/// wait costs no system call, and a long one (a thread descheduled on a busy
+/// machine) wastes little.
+pub const SPIN: Duration = Duration::from_micros(5);
 
 /// A step's work: called with the shard index (0 on the caller).
 type Job<'a> = &'a (dyn Fn(usize) + Sync);
@@ -35,6 +48,11 @@ struct Shared {
     pending: AtomicUsize,
     /// A worker's job panicked during the current step.
     panicked: AtomicBool,
+    /// Threads past the first phase of [`Workers::run_phases`]'s step.
+    arrived: AtomicUsize,
+    /// The first phase of the current step panicked somewhere: no one runs
+    /// the second.
+    first_failed: AtomicBool,
     /// Workers parked on `wake` (the caller notifies only when some are).
     sleepers: AtomicUsize,
     stop: AtomicBool,
@@ -59,6 +77,8 @@ impl Workers {
             job: AtomicPtr::new(std::ptr::null_mut()),
             pending: AtomicUsize::new(0),
             panicked: AtomicBool::new(false),
+            arrived: AtomicUsize::new(0),
+            first_failed: AtomicBool::new(false),
             sleepers: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
             lock: Mutex::new(()),
@@ -123,11 +143,7 @@ impl Workers {
         let mine = panic::catch_unwind(AssertUnwindSafe(|| job(0)));
         // The workers borrow what `job` borrows: wait for them even if our
         // own part panicked.
-        while shared.pending.load(Ordering::Acquire) != 0 {
-            // Yielding, not spinning: on a busy machine a worker may be
-            // waiting for this very core.
-            thread::yield_now();
-        }
+        wait_until(|| shared.pending.load(Ordering::Acquire) == 0);
         shared.job.store(std::ptr::null_mut(), Ordering::Relaxed);
         if let Err(payload) = mine {
             panic::resume_unwind(payload);
@@ -135,6 +151,66 @@ impl Workers {
         if shared.panicked.swap(false, Ordering::AcqRel) {
             panic!("an env worker thread panicked");
         }
+    }
+}
+
+impl Workers {
+    /// Calls `first(i)` for every `i` (0 on this thread, as in
+    /// [`run`](Self::run)), then, once every call of `first` has returned,
+    /// `second(i)`: one hand-off to the workers, with a barrier between the
+    /// phases (in a forked child, every `first` then every `second`, on this
+    /// thread). If any `first` panics, no `second` runs, and the panic is
+    /// resumed here.
+    pub fn run_phases(&mut self, first: Job<'_>, second: Job<'_>) {
+        let count = self.threads.len();
+        if count == 0 || std::process::id() != self.owner {
+            for index in 0..=count {
+                first(index);
+            }
+            for index in 0..=count {
+                second(index);
+            }
+            return;
+        }
+        let shared = Arc::clone(&self.shared);
+        let shared = &*shared;
+        // Published to the workers by `run`'s epoch increment.
+        shared.arrived.store(0, Ordering::Relaxed);
+        shared.first_failed.store(false, Ordering::Relaxed);
+        let both = |index: usize| {
+            let checked = panic::catch_unwind(AssertUnwindSafe(|| first(index)));
+            if checked.is_err() {
+                shared.first_failed.store(true, Ordering::Release);
+            }
+            // Every thread of the step arrives here even if its `first`
+            // panicked, so the barrier always opens.
+            shared.arrived.fetch_add(1, Ordering::AcqRel);
+            wait_until(|| shared.arrived.load(Ordering::Acquire) > count);
+            if let Err(payload) = checked {
+                panic::resume_unwind(payload);
+            }
+            if !shared.first_failed.load(Ordering::Acquire) {
+                second(index);
+            }
+        };
+        self.run(&both);
+    }
+}
+
+/// Returns once `done()` is true: spinning for up to [`SPIN`], then yielding
+/// the core between looks (a thread waited for may need it).
+fn wait_until(done: impl Fn() -> bool) {
+    let start = Instant::now();
+    while start.elapsed() < SPIN {
+        for _ in 0..32 {
+            if done() {
+                return;
+            }
+            std::hint::spin_loop();
+        }
+    }
+    while !done() {
+        thread::yield_now();
     }
 }
 
@@ -202,7 +278,9 @@ fn wait_for_step(shared: &Shared, seen: &mut u64) -> bool {
                 *seen = epoch;
                 return true;
             }
-            // Yielding, not spinning: other processes may use the core.
+            // Yielding, not spinning: the next step is usually tens of
+            // microseconds away (the caller choosing actions), and other
+            // threads (the caller's, on a busy machine) may need the core.
             thread::yield_now();
         }
         let mut guard = shared.lock.lock().unwrap_or_else(PoisonError::into_inner);
@@ -262,6 +340,62 @@ mod tests {
             done.fetch_add(1, Ordering::Relaxed);
         });
         assert_eq!(done.load(Ordering::Relaxed), 5);
+    }
+
+    #[test]
+    fn every_first_phase_ends_before_any_second_begins() {
+        for threads in [0, 1, 3] {
+            let mut workers = Workers::new(threads).unwrap();
+            let firsts = AtomicUsize::new(0);
+            let seconds = AtomicUsize::new(0);
+            for step in 0..500 {
+                if step % 100 == 0 {
+                    // Let the workers park, then wake them.
+                    thread::sleep(WARM * 3);
+                }
+                workers.run_phases(
+                    &|i| {
+                        if i == 1 {
+                            // A late first phase: the others must wait for it.
+                            thread::sleep(Duration::from_micros(50));
+                        }
+                        firsts.fetch_add(1, Ordering::SeqCst);
+                    },
+                    &|_| {
+                        assert_eq!(firsts.load(Ordering::SeqCst), (step + 1) * (threads + 1));
+                        seconds.fetch_add(1, Ordering::SeqCst);
+                    },
+                );
+                assert_eq!(seconds.load(Ordering::SeqCst), (step + 1) * (threads + 1));
+            }
+        }
+    }
+
+    #[test]
+    fn a_panicking_first_phase_stops_every_second_phase() {
+        let mut workers = Workers::new(2).unwrap();
+        let seconds = AtomicUsize::new(0);
+        for bad in 0..3 {
+            let caught = panic::catch_unwind(AssertUnwindSafe(|| {
+                workers.run_phases(
+                    &|i| {
+                        if i == bad {
+                            panic!("shard {i}");
+                        }
+                    },
+                    &|_| {
+                        seconds.fetch_add(1, Ordering::SeqCst);
+                    },
+                )
+            }));
+            assert!(caught.is_err());
+            assert_eq!(seconds.load(Ordering::SeqCst), 0);
+        }
+        // The next step runs both phases everywhere.
+        workers.run_phases(&|_| {}, &|_| {
+            seconds.fetch_add(1, Ordering::SeqCst);
+        });
+        assert_eq!(seconds.load(Ordering::SeqCst), 3);
     }
 
     #[test]
