@@ -15,7 +15,7 @@ use crate::game::{GameError, MAX_PLAYERS};
 use crate::search::BotSpec;
 use crate::variants::{base::BaseState, duel::DuelState, marvel::MarvelState};
 use numpy::ndarray::{Array1, Array2};
-use numpy::{Element, PyArray1, PyArray2, PyArrayMethods};
+use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1, PyReadwriteArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -103,6 +103,19 @@ struct RawBuffers {
 }
 
 impl RawBuffers {
+    fn of(buf: Buffers<'_>) -> Self {
+        RawBuffers {
+            obs: RawSlice::of(buf.obs),
+            mask: RawSlice::of(buf.mask),
+            player: RawSlice::of(buf.player),
+            rewards: RawSlice::of(buf.rewards),
+            terminated: RawSlice::of(buf.terminated),
+            truncated: RawSlice::of(buf.truncated),
+            final_obs: RawSlice::of(buf.final_obs),
+            episode_length: RawSlice::of(buf.episode_length),
+        }
+    }
+
     /// SAFETY: as [`RawSlice::slice`], for every array.
     unsafe fn buffers<'a>(&self) -> Buffers<'a> {
         unsafe {
@@ -117,6 +130,36 @@ impl RawBuffers {
                 episode_length: self.episode_length.slice(),
             }
         }
+    }
+}
+
+/// The env's arrays borrowed read-write for one call (so that an argument of
+/// that call which is one of them, or a view of one, is refused).
+struct Borrowed<'py> {
+    obs: PyReadwriteArray2<'py, f32>,
+    mask: PyReadwriteArray2<'py, bool>,
+    player: PyReadwriteArray1<'py, i32>,
+    rewards: PyReadwriteArray2<'py, f32>,
+    terminated: PyReadwriteArray1<'py, bool>,
+    truncated: PyReadwriteArray1<'py, bool>,
+    final_obs: PyReadwriteArray2<'py, f32>,
+    episode_length: PyReadwriteArray1<'py, i64>,
+}
+
+impl Borrowed<'_> {
+    /// The arrays as slices (the env made them contiguous and never hands out
+    /// a way to reshape them in place).
+    fn buffers(&mut self) -> PyResult<Buffers<'_>> {
+        Ok(Buffers {
+            obs: self.obs.as_slice_mut()?,
+            mask: self.mask.as_slice_mut()?,
+            player: self.player.as_slice_mut()?,
+            rewards: self.rewards.as_slice_mut()?,
+            terminated: self.terminated.as_slice_mut()?,
+            truncated: self.truncated.as_slice_mut()?,
+            final_obs: self.final_obs.as_slice_mut()?,
+            episode_length: self.episode_length.as_slice_mut()?,
+        })
     }
 }
 
@@ -261,34 +304,8 @@ impl PyVectorEnv {
     where
         F: FnOnce(&mut dyn DynEnv, Buffers<'_>) -> Result<(), GameError> + Send,
     {
-        // The arrays cannot be borrowed when an argument of this very call
-        // is one of them (or a view of one).
-        let busy = |_| {
-            errors::config(
-                "the env's arrays are in use: an argument is one of them or a view of one (pass a copy)"
-                    .into(),
-            )
-        };
-        let mut obs = self.obs.bind(py).try_readwrite().map_err(busy)?;
-        let mut mask = self.mask.bind(py).try_readwrite().map_err(busy)?;
-        let mut player = self.player.bind(py).try_readwrite().map_err(busy)?;
-        let mut rewards = self.rewards.bind(py).try_readwrite().map_err(busy)?;
-        let mut terminated = self.terminated.bind(py).try_readwrite().map_err(busy)?;
-        let mut truncated = self.truncated.bind(py).try_readwrite().map_err(busy)?;
-        let mut final_obs = self.final_obs.bind(py).try_readwrite().map_err(busy)?;
-        let mut episode_length = self.episode_length.bind(py).try_readwrite().map_err(busy)?;
-        // The env made these arrays contiguous and never hands out a way
-        // to reshape them in place.
-        let buf = Buffers {
-            obs: obs.as_slice_mut()?,
-            mask: mask.as_slice_mut()?,
-            player: player.as_slice_mut()?,
-            rewards: rewards.as_slice_mut()?,
-            terminated: terminated.as_slice_mut()?,
-            truncated: truncated.as_slice_mut()?,
-            final_obs: final_obs.as_slice_mut()?,
-            episode_length: episode_length.as_slice_mut()?,
-        };
+        let mut arrays = self.borrow_arrays(py)?;
+        let buf = arrays.buffers()?;
         let env = &self.env;
         let r = py.detach(move || {
             let mut env = env
@@ -301,29 +318,27 @@ impl PyVectorEnv {
 
     /// The arrays' memory as raw slices, checked as `with_buffers` checks it.
     fn raw_buffers(&self, py: Python<'_>) -> PyResult<RawBuffers> {
+        Ok(RawBuffers::of(self.borrow_arrays(py)?.buffers()?))
+    }
+
+    /// Borrows every array read-write; refused when an argument of this very
+    /// call is one of them (or a view of one).
+    fn borrow_arrays<'py>(&self, py: Python<'py>) -> PyResult<Borrowed<'py>> {
         let busy = |_| {
             errors::config(
                 "the env's arrays are in use: an argument is one of them or a view of one (pass a copy)"
                     .into(),
             )
         };
-        let mut obs = self.obs.bind(py).try_readwrite().map_err(busy)?;
-        let mut mask = self.mask.bind(py).try_readwrite().map_err(busy)?;
-        let mut player = self.player.bind(py).try_readwrite().map_err(busy)?;
-        let mut rewards = self.rewards.bind(py).try_readwrite().map_err(busy)?;
-        let mut terminated = self.terminated.bind(py).try_readwrite().map_err(busy)?;
-        let mut truncated = self.truncated.bind(py).try_readwrite().map_err(busy)?;
-        let mut final_obs = self.final_obs.bind(py).try_readwrite().map_err(busy)?;
-        let mut episode_length = self.episode_length.bind(py).try_readwrite().map_err(busy)?;
-        Ok(RawBuffers {
-            obs: RawSlice::of(obs.as_slice_mut()?),
-            mask: RawSlice::of(mask.as_slice_mut()?),
-            player: RawSlice::of(player.as_slice_mut()?),
-            rewards: RawSlice::of(rewards.as_slice_mut()?),
-            terminated: RawSlice::of(terminated.as_slice_mut()?),
-            truncated: RawSlice::of(truncated.as_slice_mut()?),
-            final_obs: RawSlice::of(final_obs.as_slice_mut()?),
-            episode_length: RawSlice::of(episode_length.as_slice_mut()?),
+        Ok(Borrowed {
+            obs: self.obs.bind(py).try_readwrite().map_err(busy)?,
+            mask: self.mask.bind(py).try_readwrite().map_err(busy)?,
+            player: self.player.bind(py).try_readwrite().map_err(busy)?,
+            rewards: self.rewards.bind(py).try_readwrite().map_err(busy)?,
+            terminated: self.terminated.bind(py).try_readwrite().map_err(busy)?,
+            truncated: self.truncated.bind(py).try_readwrite().map_err(busy)?,
+            final_obs: self.final_obs.bind(py).try_readwrite().map_err(busy)?,
+            episode_length: self.episode_length.bind(py).try_readwrite().map_err(busy)?,
         })
     }
 
