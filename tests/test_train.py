@@ -448,6 +448,19 @@ def tiny_config(shards: Path, **changes: Any) -> loop.TrainConfig:
     return loop.TrainConfig(**settings)
 
 
+def test_data_of_another_game_is_refused_before_the_run_starts(
+    run_dir: Path, tmp_path: Path
+) -> None:
+    duel = write_run(tmp_path / "duel", variant="duel", games=1)
+    out = tmp_path / "run"
+    with pytest.raises(ShardError, match=r"its games are duel with 2 players, this run is base"):
+        loop.train(tiny_config(duel), out, progress=False)
+    assert not out.exists()
+    with pytest.raises(ShardError, match="--variant base --players 2"):
+        loop.train(tiny_config(run_dir, variant="duel"), out, progress=False)
+    assert not out.exists()
+
+
 def test_tiny_training_run_produces_a_valid_network_file(run_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
     best = loop.train(tiny_config(run_dir), out, progress=False)

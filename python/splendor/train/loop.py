@@ -49,6 +49,7 @@ from splendor.train.data import (
     split_by_game,
     variant_sizes,
 )
+from splendor.train.errors import ShardError
 from splendor.train.features import FEATURE_SETS
 from splendor.train.losses import policy_loss, value_loss
 from splendor.train.model import NetworkShape, PolicyValueNet
@@ -702,11 +703,19 @@ def train(config: TrainConfig, run_dir: str | os.PathLike[str], *, progress: boo
 
     Raises:
         ConfigError: Bad settings, or ``run_dir`` already holds a run.
-        ShardError: A ``data`` directory is not a self-play run directory.
+        ShardError: A ``data`` directory is not a self-play run directory, or holds
+            games of another variant or player count than ``config``.
     """
     config.validate()
     for data in config.data:
-        read_run_info(data)  # a missing or foreign directory fails before the run starts
+        # A missing, foreign or other game's directory fails before the run starts.
+        info = read_run_info(data)
+        if (info.variant, info.players) != (config.variant, config.players):
+            raise ShardError(
+                f"{info.path}: its games are {info.variant} with {info.players} players, "
+                f"this run is {config.variant} with {config.players} "
+                f"(give --variant {info.variant} --players {info.players})"
+            )
     path = Path(run_dir)
     if (path / "run.json").exists():
         raise ConfigError(f"{path} already holds a run; continue it with resume({str(path)!r})")
