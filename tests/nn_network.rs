@@ -1,10 +1,12 @@
 //! The network file format of `docs/network.md`: what loads, what is refused
 //! and why, and the forward pass against a plain f64 reference.
 
+use splendor::env::spec::Observed;
 use splendor::game::{ActionList, Config, Game, GameError};
 use splendor::nn::{encode, header_for, random_tensors, Header, Network};
 use splendor::variants::base::BaseState;
 use splendor::variants::duel::DuelState;
+use splendor::variants::marvel::MarvelState;
 use splendor::SplitMix64;
 
 type Tensors = Vec<(String, Vec<usize>, Vec<f32>)>;
@@ -402,14 +404,36 @@ fn the_movers_affordable_cards_are_its_legal_buys() {
 
 #[test]
 fn the_features_key_is_checked() {
-    // `needs` is defined for the base game only.
-    let duel = Header {
+    // `needs` is defined for the three variants only: another variant name
+    // is refused by the key, naming the allowed value.
+    let chess = Header {
+        variant: "chess".into(),
         features: Some("needs".into()),
         ..header_for::<DuelState>(2, &[8])
     };
-    let m = network_error(&encode(&duel, &random_tensors(&duel, 1)));
+    let m = network_error(&encode(&chess, &random_tensors(&chess, 1)));
     assert!(
-        m.contains("`features`") && m.contains("base") && m.contains("raw"),
+        m.contains("`features`") && m.contains("base, duel, marvel") && m.contains("raw"),
+        "{m}"
+    );
+    // Duel seats two: a 3-player Duel needs file does not fit.
+    let duel3 = Header {
+        features: Some("needs".into()),
+        ..header_for::<DuelState>(3, &[8])
+    };
+    let m = network_error(&encode(&duel3, &random_tensors(&duel3, 1)));
+    assert!(
+        m.contains("`features`") && m.contains("duel with 3 players"),
+        "{m}"
+    );
+    // A Duel needs file with Marvel's observation size is refused by it.
+    let odd_size = Header {
+        obs_size: MarvelState::OBSERVATION_SIZE,
+        ..needs_header_for::<DuelState>(2)
+    };
+    let m = network_error(&encode(&odd_size, &random_tensors(&odd_size, 1)));
+    assert!(
+        m.contains("`features`") && m.contains("obs_size") && m.contains("duel"),
         "{m}"
     );
     // Any other value names the key and the allowed values.
@@ -468,4 +492,220 @@ fn the_features_key_is_checked() {
     };
     let m = network_error(&encode(&small, &random_tensors(&small, 1)));
     assert!(m.contains("`features`") && m.contains("obs_size"), "{m}");
+}
+
+// --- `needs` for Duel and Marvel ---
+
+fn needs_header_for<G: Game>(players: usize) -> Header {
+    Header {
+        features: Some("needs".into()),
+        ..header_for::<G>(players, &[16, 8])
+    }
+}
+
+/// States along a few seeded random games of `G` with `players` seats.
+fn random_positions<G: Game>(players: usize, seeds: u64, per_game: usize) -> Vec<G> {
+    let mut out = Vec::new();
+    for seed in 0..seeds {
+        let mut s = G::new_game(&Config {
+            seed,
+            num_players: players as u8,
+            ..Config::default()
+        })
+        .expect("a deal");
+        let mut rng = SplitMix64::new(seed + 100);
+        let mut legal = ActionList::new();
+        let mut taken = 0;
+        while !s.is_terminal() && taken < per_game {
+            out.push(s.clone());
+            taken += 1;
+            s.legal_actions(&mut legal);
+            let a = legal.as_slice()[rng.below(legal.len() as u64) as usize];
+            s.apply(a).expect("legal");
+        }
+    }
+    out
+}
+
+/// A `needs` network of `G` evaluates the f64 reference of its input (the
+/// observation, then `extras` floats).
+fn needs_forward_matches_the_reference<G: Game>(players: usize, extras: usize) {
+    let header = needs_header_for::<G>(players);
+    let t = tensors(&header, 8);
+    assert_eq!(get(&t, "input.shift").len(), G::OBSERVATION_SIZE + extras);
+    let net = Network::from_bytes(&encode(&header, &t)).expect("a valid needs file");
+    assert_eq!(net.features(), "needs");
+    assert_eq!(net.input_size(), G::OBSERVATION_SIZE + extras);
+    let mut scratch = net.scratch();
+    let mut logits = vec![0.0; G::NUM_ACTIONS];
+    let mut value = vec![0.0; players];
+    let mut obs = vec![0.0; G::OBSERVATION_SIZE];
+    let mut input = vec![0.0; net.input_size()];
+    let mut nonzero_extras = 0;
+    let states = random_positions::<G>(players, 3, 40);
+    for s in &states {
+        s.observation(s.current_player().expect("not terminal"), &mut obs);
+        net.input(&obs, &mut input);
+        assert_eq!(&input[..obs.len()], &obs[..]);
+        nonzero_extras += input[obs.len()..].iter().filter(|v| **v != 0.0).count();
+        net.evaluate(&obs, &mut scratch, &mut logits, &mut value);
+        let (want_logits, want_value) = reference(&header, &t, &input);
+        for (a, b) in logits.iter().zip(&want_logits) {
+            assert!((f64::from(*a) - b).abs() < 1e-5, "logit {a} vs {b}");
+        }
+        for (a, b) in value.iter().zip(&want_value) {
+            assert!((f64::from(*a) - b).abs() < 1e-5, "value {a} vs {b}");
+        }
+    }
+    assert!(
+        nonzero_extras > 20 * states.len(),
+        "the extras carry information: {nonzero_extras}"
+    );
+}
+
+#[test]
+fn duel_and_marvel_needs_networks_match_the_reference() {
+    needs_forward_matches_the_reference::<DuelState>(2, 116);
+    needs_forward_matches_the_reference::<MarvelState>(2, 122);
+    needs_forward_matches_the_reference::<MarvelState>(3, 210);
+    needs_forward_matches_the_reference::<MarvelState>(4, 316);
+}
+
+/// Over whole random games of `G`: in every main-phase decision, the
+/// mover's `affordable` extras for the `12 + 3` slots it may buy from (the
+/// 12 face-up cards, its own 3 reserves) are exactly its legal buy actions
+/// `buy + slot` and `buy_reserved + r`; and every seat's block in the mover's
+/// observation equals that seat's own block in its own observation, for the
+/// face-up cards and the goals (the seats are relative). Returns (cards the
+/// mover could buy, cards it could not, Duel jokers it could pay for but
+/// not buy for want of a coloured card).
+fn affordable_cards_are_the_legal_buys<G: Game + Observed>(
+    players: usize,
+    games: u64,
+    buy: usize,
+    buy_reserved: usize,
+    goals: usize,
+) -> (usize, usize, usize) {
+    let net = Network::from_bytes(&encode(
+        &needs_header_for::<G>(players),
+        &random_tensors(&needs_header_for::<G>(players), 1),
+    ))
+    .expect("valid");
+    let k = 12 + 3 * players;
+    let per_seat = 3 * k + goals;
+    assert_eq!(net.input_size() - net.obs_size(), players * per_seat);
+    let spec = G::observation_spec(players).expect("a spec");
+    let at = |name: &str| {
+        spec.features
+            .iter()
+            .find(|f| f.name == name)
+            .expect(name)
+            .offset
+    };
+    let main = at("phase.main");
+    // Duel's jokers: the `bonus.wild` flag of the 12 face-up cards.
+    let wild: Vec<usize> = if G::VARIANT == "duel" {
+        (0..12)
+            .map(|s| at(&format!("pyramid.{s}.bonus.wild")))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let o = G::OBSERVATION_SIZE;
+    let mut obs = vec![0.0; o];
+    let mut input = vec![0.0; net.input_size()];
+    let mut theirs = vec![0.0; net.input_size()];
+    let mut legal = ActionList::new();
+    let (mut affordable, mut not, mut barred) = (0, 0, 0);
+    for seed in 0..games {
+        let mut s = G::new_game(&Config {
+            seed,
+            num_players: players as u8,
+            ..Config::default()
+        })
+        .expect("a deal");
+        let mut rng = SplitMix64::new(seed);
+        while !s.is_terminal() {
+            let mover = usize::from(s.current_player().expect("not terminal"));
+            s.observation(mover as u8, &mut obs);
+            s.legal_actions(&mut legal);
+            if obs[main] == 1.0 {
+                net.input(&obs, &mut input);
+                let ids: Vec<usize> = legal.as_slice().iter().map(|a| a.index()).collect();
+                // Seat 0's block: need_sum[K], missing[K], affordable[K], ...
+                let missing = &input[o + k..o + 2 * k];
+                let flags = &input[o + 2 * k..o + 3 * k];
+                for (slot, &flag) in flags.iter().take(15).enumerate() {
+                    let id = if slot < 12 {
+                        buy + slot
+                    } else {
+                        buy_reserved + slot - 12
+                    };
+                    assert_eq!(
+                        flag == 1.0,
+                        ids.contains(&id),
+                        "{} slot {slot} seed {seed}",
+                        G::VARIANT
+                    );
+                    if flag == 1.0 {
+                        affordable += 1;
+                    } else {
+                        not += 1;
+                        if wild.get(slot).is_some_and(|&w| obs[w] == 1.0) && missing[slot] == 0.0 {
+                            barred += 1;
+                        }
+                    }
+                }
+                for seat in 1..players {
+                    let other = ((mover + seat) % players) as u8;
+                    s.observation(other, &mut obs);
+                    net.input(&obs, &mut theirs);
+                    let mine = &input[o + seat * per_seat..o + (seat + 1) * per_seat];
+                    let own = &theirs[o..o + per_seat];
+                    for block in 0..3 {
+                        let cards = block * k..block * k + 12;
+                        assert_eq!(&mine[cards.clone()], &own[cards], "seat {seat} seed {seed}");
+                    }
+                    assert_eq!(
+                        &mine[3 * k..],
+                        &own[3 * k..],
+                        "goals, seat {seat} seed {seed}"
+                    );
+                }
+            }
+            let a = legal.as_slice()[rng.below(legal.len() as u64) as usize];
+            s.apply(a).expect("legal");
+        }
+    }
+    (affordable, not, barred)
+}
+
+#[test]
+fn duel_affordable_cards_are_the_legal_buys() {
+    use splendor::variants::duel::actions::{BUY, BUY_RESERVED};
+    let (yes, no, barred) = affordable_cards_are_the_legal_buys::<DuelState>(
+        2,
+        12,
+        usize::from(BUY),
+        usize::from(BUY_RESERVED),
+        4,
+    );
+    assert!(yes > 50 && no > 50, "{yes} / {no}");
+    // The joker rule is exercised: jokers paid for but not buyable.
+    assert!(barred > 0, "no joker was barred");
+}
+
+#[test]
+fn marvel_affordable_cards_are_the_legal_buys() {
+    use splendor::variants::marvel::actions::{RECRUIT, RECRUIT_RES};
+    for players in 2..=4 {
+        let (yes, no, _) = affordable_cards_are_the_legal_buys::<MarvelState>(
+            players,
+            4,
+            usize::from(RECRUIT),
+            usize::from(RECRUIT_RES),
+            4 + 3,
+        );
+        assert!(yes > 50 && no > 50, "{players} players: {yes} / {no}");
+    }
 }

@@ -1054,7 +1054,7 @@ class Network:
     @property
     def features(self) -> str:
         """The input feature set: ``raw`` (the observation) or ``needs`` (the
-        observation, then each seat's needs; base only)."""
+        observation, then each seat's needs; every variant)."""
 
     @property
     def provenance(self) -> str:

@@ -488,7 +488,7 @@ def _add_train(sub: Any) -> None:
         "--features",
         default="raw",
         choices=("raw", "needs"),
-        help="network input: the observation (raw) or with each seat's needs (needs, base only)",
+        help="network input: the observation (raw), or with what each seat lacks (needs)",
     )
     p.add_argument(
         "--data",

@@ -537,7 +537,7 @@ pub fn random_tensors(header: &Header, seed: u64) -> Vec<(String, Vec<usize>, Ve
     let extras = header
         .features
         .as_deref()
-        .and_then(|f| features::extra_len_of(f, header.players))
+        .and_then(|f| features::extra_len_of(f, &header.variant, header.players))
         .unwrap_or(0);
     let o = header.obs_size + extras;
     let mut t = vec![

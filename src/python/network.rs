@@ -165,7 +165,7 @@ impl PyNetwork {
         self.net.num_actions()
     }
     /// The input feature set: `raw` (the observation) or `needs` (the
-    /// observation, then each seat's needs; base only).
+    /// observation, then each seat's needs; every variant).
     #[getter]
     fn features(&self) -> &str {
         self.net.features()

@@ -174,10 +174,6 @@ class TrainConfig:
             raise ConfigError(
                 f"features must be one of {', '.join(FEATURE_SETS)}, got {self.features!r}"
             )
-        if self.features == "needs" and self.variant != "base":
-            raise ConfigError(
-                f"features 'needs' is defined for the base variant only, not {self.variant}"
-            )
 
     def to_json(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)

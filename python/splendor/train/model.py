@@ -50,21 +50,21 @@ class NetworkShape:
     num_actions: int
     hidden: tuple[int, ...]
     features: str = "raw"
-    """The input feature set: ``raw`` (the observation) or ``needs`` (base only)."""
+    """The input feature set: ``raw`` (the observation) or ``needs`` (with each seat's needs)."""
 
     def __post_init__(self) -> None:
         if self.players < 1 or self.obs_size < 1 or self.num_actions < 1:
             raise ValueError(f"bad network shape {self}")
         if not self.hidden or any(h < 1 for h in self.hidden):
             raise ValueError(f"hidden widths must be one or more positive ints, got {self.hidden}")
-        problem = features_problem(self.features, self.variant)
+        problem = features_problem(self.features, self.variant, self.players)
         if problem:
             raise ValueError(problem)
 
     @property
     def input_size(self) -> int:
         """The trunk's input width: the observation and the extras of ``features``."""
-        return self.obs_size + extra_size(self.features, self.players)
+        return self.obs_size + extra_size(self.features, self.variant, self.players)
 
 
 class InputNorm(nn.Module):
@@ -93,7 +93,9 @@ class PolicyValueNet(nn.Module):
     def __init__(self, shape: NetworkShape) -> None:
         super().__init__()
         self.shape = shape
-        self.extras = NeedsFeatures(shape.players) if shape.features == "needs" else None
+        self.extras = (
+            NeedsFeatures(shape.variant, shape.players) if shape.features == "needs" else None
+        )
         self.input = InputNorm(shape.input_size)
         widths = (shape.input_size, *shape.hidden)
         self.trunk = nn.ModuleList(nn.Linear(a, b) for a, b in itertools.pairwise(widths))
@@ -201,12 +203,13 @@ def shape_from_metadata(metadata: Mapping[str, str], path: str = "network") -> N
     if not hidden or min(hidden) < 1:
         raise NetworkError(f"{path}: metadata hidden={metadata['hidden']!r} has no positive widths")
     features = metadata.get("features", "raw")
-    problem = features_problem(features, metadata["variant"])
+    players = _parse_int(metadata, "players", path)
+    problem = features_problem(features, metadata["variant"], players)
     if problem:
         raise NetworkError(f"{path}: {problem}")
     shape = NetworkShape(
         variant=metadata["variant"],
-        players=_parse_int(metadata, "players", path),
+        players=players,
         obs_size=_parse_int(metadata, "obs_size", path),
         num_actions=_parse_int(metadata, "num_actions", path),
         hidden=hidden,
