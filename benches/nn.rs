@@ -9,18 +9,23 @@
 //!
 //! The library keeps the fastest (see `src/nn/kernel.rs`). Then search
 //! iterations per second from the base opening with a 256x2 network, one and
-//! two root-parallel threads (`nn/search-256x2`). Run:
-//! `cargo bench --bench nn`.
+//! two root-parallel threads (`nn/search-256x2`). Then, for each variant and
+//! player count, the cost of the `needs` input features (`nn/needs`): a
+//! 64x64 network's evaluation with `raw` and with `needs` inputs, and the
+//! extras alone (`Network::input`), cycling over 64 positions of random
+//! games. Run: `cargo bench --bench nn` (or `-- needs`).
 //!
 //! Times are per-thread CPU time (`CLOCK_THREAD_CPUTIME_ID`), so a machine
 //! shared with other jobs does not inflate them, except the two-thread search,
 //! which is wall time (its point is the parallel speed-up).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use splendor::game::{Config, Game};
-use splendor::nn::{kernel, random_network_bytes, Network};
+use splendor::game::{ActionList, Config, Game};
+use splendor::nn::{encode, header_for, kernel, random_network_bytes, random_tensors, Network};
 use splendor::search::{search, SearchConfig};
 use splendor::variants::base::BaseState;
+use splendor::variants::duel::DuelState;
+use splendor::variants::marvel::MarvelState;
 use splendor::SplitMix64;
 use std::hint::black_box;
 use std::sync::Arc;
@@ -191,5 +196,95 @@ fn benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(nn_benches, benches);
+/// Observations of `G` along seeded random games: 64, 8 per game.
+fn observations<G: Game>(players: usize) -> Vec<Vec<f32>> {
+    let mut out = Vec::new();
+    let mut legal = ActionList::new();
+    for seed in 0..8 {
+        let mut s = G::new_game(&Config {
+            seed,
+            num_players: players as u8,
+            ..Config::default()
+        })
+        .expect("a deal");
+        let mut rng = SplitMix64::new(seed);
+        for ply in 0..80 {
+            if s.is_terminal() {
+                break;
+            }
+            if ply % 10 == 0 {
+                let mut obs = vec![0.0; G::OBSERVATION_SIZE];
+                s.observation(s.current_player().expect("live"), &mut obs);
+                out.push(obs);
+            }
+            s.legal_actions(&mut legal);
+            let a = legal.as_slice()[rng.below(legal.len() as u64) as usize];
+            s.apply(a).expect("legal");
+        }
+    }
+    out
+}
+
+/// A 64x64 network of `G` with the `features` input set.
+fn network_64<G: Game>(players: usize, features: &str) -> Network {
+    let header = splendor::nn::Header {
+        features: Some(features.into()),
+        ..header_for::<G>(players, &[64, 64])
+    };
+    Network::from_bytes(&encode(&header, &random_tensors(&header, 1))).expect("a valid network")
+}
+
+/// `nn/needs/<variant>-<P>p`: `raw` and `needs` evaluations, and the extras.
+fn needs_cost<G: Game>(c: &mut Criterion, players: usize) {
+    let positions = observations::<G>(players);
+    let mut group = c.benchmark_group(format!("nn/needs/{}-{players}p", G::VARIANT));
+    group.throughput(Throughput::Elements(1));
+    group.sample_size(20);
+    group.measurement_time(Duration::from_secs(2));
+    group.warm_up_time(Duration::from_millis(500));
+    let mut logits = vec![0.0; G::NUM_ACTIONS];
+    let mut value = vec![0.0; players];
+    for features in ["raw", "needs"] {
+        let net = network_64::<G>(players, features);
+        let mut scratch = net.scratch();
+        let mut i = 0;
+        group.bench_function(BenchmarkId::new("evaluate-64x64", features), |b| {
+            b.iter_custom(|iters| {
+                cpu_time(iters, || {
+                    i = (i + 1) % positions.len();
+                    net.evaluate(
+                        black_box(&positions[i]),
+                        &mut scratch,
+                        &mut logits,
+                        &mut value,
+                    );
+                    value[0]
+                })
+            })
+        });
+    }
+    let net = network_64::<G>(players, "needs");
+    let mut input = vec![0.0; net.input_size()];
+    let mut i = 0;
+    group.bench_function("extras", |b| {
+        b.iter_custom(|iters| {
+            cpu_time(iters, || {
+                i = (i + 1) % positions.len();
+                net.input(black_box(&positions[i]), &mut input);
+                input[input.len() - 1]
+            })
+        })
+    });
+    group.finish();
+}
+
+fn needs_benches(c: &mut Criterion) {
+    needs_cost::<BaseState>(c, 2);
+    needs_cost::<DuelState>(c, 2);
+    for players in 2..=4 {
+        needs_cost::<MarvelState>(c, players);
+    }
+}
+
+criterion_group!(nn_benches, benches, needs_benches);
 criterion_main!(nn_benches);

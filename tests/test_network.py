@@ -361,6 +361,24 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     assert isinstance(fallback, MctsBot) and fallback.network_sha256 is None
 
 
+def test_the_shipped_base_network_evaluates_its_stored_positions_as_before() -> None:
+    # 40 positions of greedy games with the shipped network's extras and outputs, recorded
+    # before `needs` was extended to Duel and Marvel: the base extras must stay identical, and
+    # the network's outputs with them.
+    stored = np.load(Path(__file__).parent / "data" / "base" / "shipped_net_positions.npz")
+    shipped = nets.NETS_DIR / "base-2p.safetensors"
+    assert hashlib.sha256(shipped.read_bytes()).hexdigest().startswith("a22583987d43")
+    network = splendor.Network.load(shipped)
+    assert stored["obs"].shape == (40, network.obs_size) and stored["extras"].shape == (40, 118)
+    for obs, extras, logits, value in zip(
+        stored["obs"], stored["extras"], stored["logits"], stored["value"], strict=True
+    ):
+        assert np.array_equal(network.input_features(obs), np.concatenate([obs, extras]))
+        got_logits, got_value = network.evaluate(obs)
+        np.testing.assert_allclose(got_logits, logits, rtol=0, atol=1e-6)
+        np.testing.assert_allclose(got_value, value, rtol=0, atol=1e-6)
+
+
 def test_play_defaults_to_the_default_ai() -> None:
     from splendor.cli import build_parser
 

@@ -859,7 +859,7 @@ def test_needs_extras_on_a_hand_checked_position() -> None:
 
     state, obs = needs_position()
     with torch.no_grad():
-        extras = NeedsFeatures(2)(torch.from_numpy(obs[None, :]))[0].numpy()
+        extras = NeedsFeatures("base", 2)(torch.from_numpy(obs[None, :]))[0].numpy()
     assert extras.shape == (118,)
     # Per seat (mover first) 59 floats: need_sum[18], missing[18], affordable[18], noble_need[5];
     # cards: board l1.0-3, l2.0-3, l3.0-3, seat0.reserve0-2, seat1.reserve0-2.
@@ -885,22 +885,201 @@ def test_needs_extras_on_a_hand_checked_position() -> None:
     assert all(w >= 8 for w in want[:3])
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_rust_and_torch_extras_agree_on_real_games(players: int, tmp_path: Path) -> None:
-    model = random_model("base", players, hidden=(8,), features="needs")
+def duel_needs_position() -> tuple[Any, np.ndarray]:
+    """Duel, player 0 to move, built from the scenario position of the joker rule.
+
+    Pyramid: level 1 holds jokers 25 (k4 pearl1) and 26 (w4 pearl1), then card 2 (u2 g2
+    pearl1), 3 (r2 k2), 4 (g2 r3); level 2 slot 3 is card 32 (w4 k2 pearl1).
+    Player 0 owns only the points-only card 29 (3 points, no bonus), holds w4 pearl1 and
+    reserved card 37 (g5 r2) blind. Player 1 owns cards 1 (white, 1 crown), 33 (white,
+    double bonus, 1 point) and 54 (white, 3 points, 2 crowns), so bonus w4, 4 points on
+    white and 3 crowns, and royal 3 (3 points); it holds k3 pearl1 gold1 and reserved card
+    35 (g4 k3) from the pyramid and card 57 blind.
+    """
+    scenario = json.loads((Path(__file__).parent / "data" / "duel" / DUEL_JOKER).read_text())
+    state = scenario["state"]
+    state["pyramid"] = [[25, 26, 2, 3, 4], [30, 31, 32, 34], [55, 56, 58]]
+    state["royals"] = [0, 1, 2]
+    state["board"][0] = None  # the white token now in player 0's hand
+    state["bag"] = [0, 3, 4, 4, 1, 0, 2]
+    first, second = state["players"]
+    first.update(
+        cards=[29],
+        tokens=[4, 0, 0, 0, 0, 1, 0],
+        reserved=[{"card": 37, "hidden": True, "level": 2}],
+    )
+    second.update(
+        cards=[1, 33, 54],
+        royals=[3],
+        tokens=[0, 0, 0, 0, 3, 1, 1],
+        reserved=[
+            {"card": 35, "hidden": False, "level": 2},
+            {"card": 57, "hidden": True, "level": 3},
+        ],
+    )
+    used = {c for row in state["pyramid"] for c in row} | {29, 1, 33, 54, 37, 35, 57}
+    state["decks"] = [[c for c in deck if c not in used] for deck in state["decks"]]
+    state["deck_sizes"] = [len(deck) for deck in state["decks"]]
+    position = splendor.from_json(json.dumps(state))
+    assert position.current_player == 0
+    return position, position.observation(0)
+
+
+DUEL_JOKER = "joker_needs_a_coloured_card.json"
+
+
+def test_needs_extras_on_a_hand_checked_duel_position() -> None:
+    from splendor.train.features import NeedsFeatures
+
+    state, obs = duel_needs_position()
+    with torch.no_grad():
+        extras = NeedsFeatures("duel", 2)(torch.from_numpy(obs[None, :]))[0].numpy()
+    assert extras.shape == (116,)
+    # Per seat (mover first) 58 floats: need_sum[18], missing[18], affordable[18], goals[4];
+    # cards: pyramid 0-11, seat0.reserve0-2, seat1.reserve0-2.
+    for seat, block in enumerate((extras[:58], extras[58:])):
+        need, missing, affordable, goals = block[:18], block[18:36], block[36:54], block[54:]
+        if seat == 0:
+            # No bonus, w4 pearl1, no gold. Joker 26 is paid for, but player 0 has no
+            # coloured card to put it on: not affordable. Pearls count in the need.
+            assert need[[0, 1, 2, 3, 4, 7]].tolist() == [5, 5, 5, 4, 5, 7]
+            assert missing[[0, 1, 2, 3, 4, 7]].tolist() == [4, 0, 4, 4, 5, 2]
+            assert (
+                not affordable.any()
+                and state.legal_actions()
+                and not any(str(a).startswith("buy") for a in state.legal_actions())
+            )
+            # Its own blind reserve (g5 r2) is visible to it.
+            assert (need[12], missing[12]) == (7, 7)
+            # 20 - 3 points, 10 crowns, 10 points on a colour (the points-only card is on
+            # none), 3 crowns to the first royal.
+            assert goals.tolist() == [17, 10, 10, 3]
+        else:
+            # Bonus w4, k3 pearl1 gold1: joker 25 lacks k1, which the gold pays; joker 26
+            # lacks only its pearl, held. Card 32 lacks w0 k0: buyable.
+            assert need[[0, 1, 2, 3, 7]].tolist() == [5, 1, 5, 4, 3]
+            assert missing[[0, 1, 2, 3, 7]].tolist() == [0, 0, 3, 1, 0]
+            assert affordable.nonzero()[0].tolist() == [0, 1, 7]
+            # Player 0's blind reserve (g5 r2): 7 short less a gold.
+            assert (need[12], missing[12]) == (7, 6)
+            assert goals.tolist() == [20 - 7, 10 - 3, 10 - 4, 6 - 3]
+        # Player 1's face-up reserve (g4 k3) is seen; its blind one is not: all zero.
+        assert need[15] == 7 and need[16] == missing[16] == affordable[16] == 0
+        assert not need[[13, 14, 17]].any()
+
+
+def marvel_needs_position() -> tuple[Any, np.ndarray]:
+    """Marvel, 2 players (seed 1's deal), player 0 to move.
+
+    Board level 1: Moon Knight (yellow 3), Kraven (blue 3), Crystal (purple 2, orange 2),
+    Silver Sable (purple 3). Locations in play: Hell's Kitchen (orange 4, yellow 4) and
+    Atlantis (purple 3, blue 3, red 3).
+    Player 0 recruited Lizard, Elektra, Electro and Hulk (level 3: 3 points, 2 Avengers, the
+    green Time Stone): bonus purple 2, blue 1, red 1. It holds purple 1, red 2, yellow 1, a
+    grey and the green, and reserved Miles Morales (purple 5) blind.
+    Player 1 recruited America Chavez, Valkyrie, Wasp and Hawkeye (4 Avengers: it holds the
+    Avengers tile, 3 points): bonus purple 1, blue 2, orange 1. It holds blue 2, and reserved
+    Quicksilver (purple 3, red 3, yellow 2) face up and Iron Fist blind.
+    """
+    state = json.loads(splendor.new_game("marvel", players=2, seed=1).to_json())
+    first, second = state["players"]
+    first.update(
+        cards=[3, 9, 17, 70],
+        tokens=[1, 0, 2, 0, 1, 1, 1],
+        reserved=[{"card": 50, "hidden": True, "level": 2}],
+    )
+    second.update(
+        cards=[5, 13, 14, 29],
+        tokens=[0, 2, 0, 0, 0, 0, 0],
+        reserved=[
+            {"card": 46, "hidden": False, "level": 2},
+            {"card": 75, "hidden": True, "level": 3},
+        ],
+    )
+    state["avengers"] = 1
+    state["bank"] = [3, 2, 2, 4, 3, 4, 1]
+    used = {3, 9, 17, 70, 50, 5, 13, 14, 29, 46, 75}
+    state["decks"] = [[c for c in deck if c not in used] for deck in state["decks"]]
+    state["deck_sizes"] = [len(deck) for deck in state["decks"]]
+    position = splendor.from_json(json.dumps(state))
+    assert json.loads(position.to_json())["locations"] == [2, 6]
+    return position, position.observation(0)
+
+
+def test_needs_extras_on_a_hand_checked_marvel_position() -> None:
+    from splendor.train.features import NeedsFeatures
+
+    state, obs = marvel_needs_position()
+    with torch.no_grad():
+        extras = NeedsFeatures("marvel", 2)(torch.from_numpy(obs[None, :]))[0].numpy()
+    assert extras.shape == (122,)
+    # Per seat 61 floats: need_sum[18], missing[18], affordable[18], location_need[4], then
+    # avengers_short, ip_short, stones_missing.
+    seat0, seat1 = extras[:61], extras[61:]
+    need, missing, affordable = seat0[:18], seat0[18:36], seat0[36:54]
+    # Moon Knight lacks y2 after y1, the grey pays one; Silver Sable lacks p1, held.
+    assert need[:4].tolist() == [3, 2, 2, 1]
+    assert missing[:4].tolist() == [1, 1, 1, 0]
+    # Recruitable: Silver Sable only (player 1's face-up Quicksilver, slot 15, is paid for
+    # too, but only its owner may recruit it).
+    assert affordable.nonzero()[0].tolist() == [3, 15]
+    assert [str(a) for a in state.legal_actions() if str(a).startswith("recruit")] == [
+        "recruit 1.4"
+    ]
+    assert (need[12], missing[12]) == (3, 1)  # its own blind Miles Morales, p5
+    assert (need[15], missing[15]) == (5, 0)  # Quicksilver p3 r3 y2: lacks y1, the grey's
+    assert need[16] == 0  # player 1's blind reserve is unseen
+    # Locations: Hell's Kitchen o4 y4; Atlantis p3-2 b3-1 r3-1. The tile holder has 4 icons:
+    # 5 needed, 2 held. 16 - 3 IP. Missing orange and yellow; the green is held.
+    assert seat0[54:].tolist() == [8, 5, 0, 0, 3, 13, 2]
+    need1, missing1, affordable1 = seat1[:18], seat1[18:36], seat1[36:54]
+    assert need1[:4].tolist() == [3, 1, 2, 2]
+    assert missing1[:4].tolist() == [3, 0, 2, 2]
+    assert affordable1.nonzero()[0].tolist() == [1]  # Kraven: b3 - b2 bonus, b2 held
+    assert (need1[12], missing1[12]) == (4, 4)
+    assert (need1[15], missing1[15]) == (7, 7)
+    # The holder needs no icons; its 3 IP are the tile's; missing red, yellow and the green.
+    assert seat1[54:].tolist() == [7, 6, 0, 0, 0, 13, 3]
+
+
+NEEDS_GOALS = {"base": 5, "duel": 4, "marvel": 4 + 3}
+"""Goals per seat after the card blocks: base nobles; Duel's four thresholds; Marvel's four
+locations and three Gauntlet and Avengers goals."""
+
+
+NEEDS_GAMES = [("base", 2), ("base", 3), ("base", 4), ("duel", 2)] + [
+    ("marvel", p) for p in (2, 3, 4)
+]
+
+
+@pytest.mark.parametrize(("variant", "players"), NEEDS_GAMES)
+def test_rust_and_torch_extras_agree_on_real_games(
+    variant: str, players: int, tmp_path: Path
+) -> None:
+    model = random_model(variant, players, hidden=(8,), features="needs")
     path = tmp_path / "needs.safetensors"
     model.export(path)
     network = splendor.Network.load(path)
     assert network.features == "needs" and "features='needs'" in repr(network).replace('"', "'")
-    obs = positions("base", players, count=150)
+    obs = positions(variant, players, count=150)
     with torch.no_grad():
         torch_input = model.input_features(torch.from_numpy(obs)).numpy()
     rust_input = np.stack([network.input_features(o) for o in obs])
-    assert rust_input.shape == (150, obs.shape[1] + players * (3 * (12 + 3 * players) + 5))
+    k = 12 + 3 * players
+    per_seat = 3 * k + NEEDS_GOALS[variant]
+    assert rust_input.shape == (150, obs.shape[1] + players * per_seat)
     np.testing.assert_array_equal(rust_input, torch_input)
-    extras = rust_input[:, obs.shape[1] :]
+    extras = rust_input[:, obs.shape[1] :].reshape(150, players, per_seat)
     assert (extras != 0).sum() > 150 * 10  # real information, not zeros
-    assert set(np.unique(extras[:, 2 * (12 + 3 * players) : 3 * (12 + 3 * players)])) == {0, 1}
+    assert set(np.unique(extras[:, :, 2 * k : 3 * k])) == {0, 1}
+    # Every goal in play varies over the positions (base deals players + 1 nobles, Marvel
+    # players locations; the rest of the 5 or 4 slots are absent, always 0).
+    goals = extras[:, :, 3 * k :].reshape(-1, NEEDS_GOALS[variant])
+    varies = goals.max(axis=0) > goals.min(axis=0)
+    in_play = {"base": players + 1, "duel": 0, "marvel": players}[variant]
+    requirements = {"base": 5, "duel": 0, "marvel": 4}[variant]
+    assert varies[:in_play].all() and varies[requirements:].all()
+    assert not goals[:, in_play:requirements].any()
 
 
 def test_needs_network_agrees_in_rust_and_torch(tmp_path: Path) -> None:
@@ -940,20 +1119,37 @@ def test_features_key_errors_in_both_loaders(tmp_path: Path) -> None:
     random_model("duel").export(good)
     _, meta, _ = read_network_file(good)
     assert meta["features"] == "raw"
-    needs_duel = _rewrite(good, tmp_path / "nd.st", metadata={**meta, "features": "needs"})
+    # Duel seats two: `needs` does not fit a 3-player Duel file; `needs` is not defined for a
+    # variant the engine does not know.
+    needs_duel3 = _rewrite(
+        good, tmp_path / "nd3.st", metadata={**meta, "features": "needs", "players": "3"}
+    )
+    needs_chess = _rewrite(
+        good, tmp_path / "nc.st", metadata={**meta, "features": "needs", "variant": "chess"}
+    )
     odd = _rewrite(good, tmp_path / "odd.st", metadata={**meta, "features": "fancy"})
     for path, python_message, rust_message in (
-        (needs_duel, "features='needs' is defined for the base variant only", "`features`"),
+        (needs_duel3, "features='needs' does not fit duel with 3 players", "duel with 3 players"),
+        (
+            needs_chess,
+            "features='needs' is defined for the base, duel, marvel variants, not chess",
+            '`features` = "needs" is defined for the base, duel, marvel variants, not chess',
+        ),
         (odd, "features must be one of raw, needs, got 'fancy'", "must be one of raw, needs"),
     ):
         with pytest.raises(NetworkError, match=python_message):
             read_network_file(path)
         with pytest.raises(NetworkError, match=rust_message):
             splendor.Network.load(path)
-    with pytest.raises(NetworkError, match="base variant only, not duel"):
-        splendor.Network.load(needs_duel)
-    with pytest.raises(ValueError, match="base variant only"):
-        NetworkShape("marvel", 2, 1, 1, (8,), "needs")
+    with pytest.raises(ValueError, match="does not fit duel with 3 players"):
+        NetworkShape("duel", 3, 1, 1, (8,), "needs")
+    with pytest.raises(ValueError, match="not chess"):
+        NetworkShape("chess", 2, 1, 1, (8,), "needs")
+    # The file the refused ones were made from loads, and so does its `needs` twin.
+    assert splendor.Network.load(good).features == "raw"
+    twin = tmp_path / "needs.safetensors"
+    random_model("duel", features="needs").export(twin)
+    assert splendor.Network.load(twin).features == "needs"
 
 
 def test_a_raw_file_without_the_features_key_loads_as_before(tmp_path: Path) -> None:
@@ -1020,12 +1216,44 @@ def test_cli_trains_a_needs_network_that_plays(
     state = splendor.new_game("base", seed=9)
     bot = splendor.MctsBot(iterations=30, seed=1, network=network)
     assert bot.act(state) in state.legal_actions()
-    # Duel and Marvel have no needs features: refused before any work.
-    for variant in ("duel", "marvel"):
-        bad = tmp_path / variant
-        code = cli.main([*args[:1], str(bad), *args[2:], "--variant", variant])
-        assert code == 2
-        assert "features 'needs' is defined for the base variant only" in capsys.readouterr().err
-        assert not bad.exists()
     with pytest.raises(splendor.ConfigError, match="features must be one of raw, needs"):
         loop.train(tiny_config(run_dir, features="fancy"), tmp_path / "f", progress=False)
+
+
+def test_cli_trains_a_duel_needs_network_end_to_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Self-play, training and export; the second iteration's self-play and gate search
+    # with the first network, whose needs extras Rust computes.
+    out = tmp_path / "duel-needs"
+    args = ["train", str(out), "--variant", "duel", "--features", "needs", "--iterations", "2"]
+    args += ["--games", "2", "--selfplay-search", "8", "--steps", "4", "--hidden", "8"]
+    args += ["--batch-size", "16", "--gate-games", "2", "--gate-search", "4", "--eval-games", "0"]
+    args += ["--seed", "5", "--quiet"]
+    assert cli.main(args) == 0
+    best = out / "best.safetensors"
+    assert capsys.readouterr().out.strip() == str(best)
+    shape, metadata, tensors = read_network_file(best)
+    assert (shape.variant, shape.features, metadata["features"]) == ("duel", "needs", "needs")
+    assert tensors["input.shift"].shape == (shape.obs_size + 116,)
+    metrics = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    second = [m for m in metrics if m.get("kind") == "iteration" and m["iteration"] == 1]
+    assert second and second[0]["selfplay"]["network"] is not None
+    assert second[0]["gate"] is not None
+    network = splendor.Network.load(best)
+    state = splendor.new_game("duel", seed=9)
+    bot = splendor.MctsBot(iterations=30, seed=1, network=network)
+    assert bot.act(state) in state.legal_actions()
+
+
+def test_training_a_marvel_needs_network_for_three_players(tmp_path: Path) -> None:
+    data = write_run(tmp_path / "marvel3", variant="marvel", players=3, games=2)
+    config = tiny_config(data, variant="marvel", players=3, features="needs", iterations=1)
+    best = loop.train(config, tmp_path / "run", progress=False)
+    shape, _, tensors = read_network_file(best)
+    assert (shape.variant, shape.players, shape.features) == ("marvel", 3, "needs")
+    assert tensors["trunk.0.weight"].shape == (16, shape.obs_size + 210)
+    network = splendor.Network.load(best)
+    state = splendor.new_game("marvel", players=3, seed=2)
+    bot = splendor.MctsBot(iterations=20, seed=1, network=network)
+    assert bot.act(state) in state.legal_actions()

@@ -75,7 +75,7 @@ class TrainConfig:
     """Loop iterations (generate, train, export, gate, evaluate)."""
     hidden: tuple[int, ...] = (256, 256)
     features: str = "raw"
-    """The network's input feature set: ``raw`` or ``needs`` (base only; ``docs/network.md``)."""
+    """The network's input feature set: ``raw`` or ``needs`` (``docs/network.md``)."""
     # --- generation ---
     generate: bool = True
     """Play self-play games each iteration (False: train only on ``data``)."""
