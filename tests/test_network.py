@@ -345,13 +345,32 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     bot = make_bot("default", 3, "base", 2)
     assert isinstance(bot, MctsBot) and bot.iterations == 1000
     assert bot.network_sha256 == hashlib.sha256(shipped.read_bytes()).hexdigest()
-    # No network for Duel: the default is the rollout search of mcts:1000.
-    assert nets.default_bot_spec("duel", 2) == "mcts:1000"
+    # Duel ships one too, searched for fewer iterations (the time of mcts:1000 there).
+    duel_shipped = nets.NETS_DIR / "duel-2p.safetensors"
+    duel_network = splendor.Network.load(duel_shipped)
+    assert (duel_network.variant, duel_network.players, duel_network.features) == (
+        "duel",
+        2,
+        "needs",
+    )
+    assert nets.default_bot_spec("duel", 2) == "net:840"
     duel_bot = make_bot("DEFAULT ", 3, "duel", 2)
-    assert isinstance(duel_bot, MctsBot)
-    assert (duel_bot.iterations, duel_bot.network_sha256) == (1000, None)
-    r = splendor.match(["default", "random"], variant="duel", games=2, seed=1)
+    assert isinstance(duel_bot, MctsBot) and duel_bot.iterations == 840
+    assert duel_bot.network_sha256 == hashlib.sha256(duel_shipped.read_bytes()).hexdigest()
+    # Every shipped file has its own iteration figure, and each names its own game.
+    for path in nets.NETS_DIR.glob("*.safetensors"):
+        net = splendor.Network.load(path)
+        assert path.name == f"{net.variant}-{net.players}p.safetensors"
+        assert (net.variant, net.players) in nets.SHIPPED_NET_ITERATIONS
+    # No network for Marvel: the default is the rollout search of mcts:1000.
+    assert nets.default_bot_spec("marvel", 2) == "mcts:1000"
+    marvel_bot = make_bot("default", 3, "marvel", 2)
+    assert isinstance(marvel_bot, MctsBot)
+    assert (marvel_bot.iterations, marvel_bot.network_sha256) == (1000, None)
+    r = splendor.match(["default", "random"], variant="marvel", games=2, seed=1)
     assert r.bots[0]["name"] == "mcts:1000"
+    r = splendor.match(["default", "random"], variant="duel", games=2, seed=1)
+    assert r.bots[0]["name"].startswith("net:840@")
     r = splendor.match(["default", "random"], games=2, seed=1)
     assert r.bots[0]["name"].startswith("net:1000@")
     # Take the shipped file away and base falls back to the rollout search too.
