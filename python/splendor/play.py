@@ -92,7 +92,8 @@ def make_bot(spec: str, seed: int, variant: str = "base", players: int = 2) -> B
     """A bot from a spec: ``random``, ``greedy``, ``mcts``, ``mcts:N``, ``mcts:Ts``,
     ``net:N@PATH``, ``net:Ts@PATH``, ``net:N`` / ``net:Ts`` (the network shipped
     for ``variant`` and ``players``), or ``default`` (the default AI for the game:
-    ``net:1000`` where a network is shipped, else ``mcts:1000``).
+    the shipped network at about the time of ``mcts:1000`` where one is shipped,
+    else ``mcts:1000``; see :func:`splendor.nets.default_bot_spec`).
 
     Raises:
         ConfigError: The spec is not one of those, or no network is shipped.
