@@ -362,12 +362,15 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
         net = splendor.Network.load(path)
         assert path.name == f"{net.variant}-{net.players}p.safetensors"
         assert (net.variant, net.players) in nets.SHIPPED_NET_ITERATIONS
-    # No network for Marvel: the default is the rollout search of mcts:1000.
-    assert nets.default_bot_spec("marvel", 2) == "mcts:1000"
-    marvel_bot = make_bot("default", 3, "marvel", 2)
-    assert isinstance(marvel_bot, MctsBot)
-    assert (marvel_bot.iterations, marvel_bot.network_sha256) == (1000, None)
+    assert nets.default_bot_spec("marvel", 2) == "net:770"
     r = splendor.match(["default", "random"], variant="marvel", games=2, seed=1)
+    assert r.bots[0]["name"].startswith("net:770@")
+    # No network for base with 3 players: the default is the rollout search of mcts:1000.
+    assert nets.default_bot_spec("base", 3) == "mcts:1000"
+    three = make_bot("default", 3, "base", 3)
+    assert isinstance(three, MctsBot)
+    assert (three.iterations, three.network_sha256) == (1000, None)
+    r = splendor.match(["default", "random", "random"], players=3, games=2, seed=1)
     assert r.bots[0]["name"] == "mcts:1000"
     r = splendor.match(["default", "random"], variant="duel", games=2, seed=1)
     assert r.bots[0]["name"].startswith("net:840@")

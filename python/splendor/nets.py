@@ -11,7 +11,7 @@ The spec ``default`` is the package's default AI for the game: the search guided
 shipped network (``net:N``, ``N`` iterations taking about the time per move of
 ``mcts:1000``) where one is shipped, else ``mcts:1000``.
 
->>> resolve_bot_spec("default", "marvel", 2)
+>>> resolve_bot_spec("default", "base", 3)
 'mcts:1000'
 >>> resolve_bot_spec("mcts:1000", "base", 2)
 'mcts:1000'
@@ -34,7 +34,11 @@ NETS_DIR = Path(__file__).resolve().parent / "data" / "nets"
 #: shipped for: about the time per move of ``mcts:1000``, measured with
 #: ``benches/pair_time.py`` (docs/network.md, "The shipped networks"). A network costs
 #: more per iteration in some games than a rollout, less in others, hence one figure each.
-SHIPPED_NET_ITERATIONS: dict[tuple[str, int], int] = {("base", 2): 1070, ("duel", 2): 840}
+SHIPPED_NET_ITERATIONS: dict[tuple[str, int], int] = {
+    ("base", 2): 1070,
+    ("duel", 2): 840,
+    ("marvel", 2): 770,
+}
 
 #: The default AI of a game no network is shipped for.
 DEFAULT_SEARCH = "mcts:1000"
