@@ -323,26 +323,7 @@ fn a_needs_network_reads_the_observation_then_118_extras() {
     assert_eq!(net.features(), "needs");
     assert_eq!(net.obs_size(), BaseState::OBSERVATION_SIZE);
     assert_eq!(net.input_size(), BaseState::OBSERVATION_SIZE + 118);
-    let mut scratch = net.scratch();
-    let mut logits = vec![0.0; BaseState::NUM_ACTIONS];
-    let mut value = vec![0.0; 2];
-    let mut obs = vec![0.0; BaseState::OBSERVATION_SIZE];
-    let mut input = vec![0.0; net.input_size()];
-    let mut nonzero_extras = 0;
-    for s in positions() {
-        s.observation(s.current_player().expect("not terminal"), &mut obs);
-        net.input(&obs, &mut input);
-        assert_eq!(&input[..obs.len()], &obs[..]);
-        nonzero_extras += input[obs.len()..].iter().filter(|v| **v != 0.0).count();
-        net.evaluate(&obs, &mut scratch, &mut logits, &mut value);
-        let (want_logits, want_value) = reference(&header, &t, &input);
-        for (a, b) in logits.iter().zip(&want_logits) {
-            assert!((f64::from(*a) - b).abs() < 1e-5, "logit {a} vs {b}");
-        }
-        for (a, b) in value.iter().zip(&want_value) {
-            assert!((f64::from(*a) - b).abs() < 1e-5, "value {a} vs {b}");
-        }
-    }
+    let nonzero_extras = outputs_match_the_reference(&net, &header, &t, &positions());
     assert!(nonzero_extras > 1000, "the extras carry information");
 }
 
@@ -527,6 +508,38 @@ fn random_positions<G: Game>(players: usize, seeds: u64, per_game: usize) -> Vec
     out
 }
 
+/// On each of `states`, the network's input starts with the mover's
+/// observation and its outputs are the f64 reference's of that input (within
+/// 1e-5); returns how many extras were non-zero over all of them.
+fn outputs_match_the_reference<G: Game>(
+    net: &Network,
+    header: &Header,
+    t: &Tensors,
+    states: &[G],
+) -> usize {
+    let mut scratch = net.scratch();
+    let mut logits = vec![0.0; G::NUM_ACTIONS];
+    let mut value = vec![0.0; header.players];
+    let mut obs = vec![0.0; G::OBSERVATION_SIZE];
+    let mut input = vec![0.0; net.input_size()];
+    let mut nonzero_extras = 0;
+    for s in states {
+        s.observation(s.current_player().expect("not terminal"), &mut obs);
+        net.input(&obs, &mut input);
+        assert_eq!(&input[..obs.len()], &obs[..]);
+        nonzero_extras += input[obs.len()..].iter().filter(|v| **v != 0.0).count();
+        net.evaluate(&obs, &mut scratch, &mut logits, &mut value);
+        let (want_logits, want_value) = reference(header, t, &input);
+        for (a, b) in logits.iter().zip(&want_logits) {
+            assert!((f64::from(*a) - b).abs() < 1e-5, "logit {a} vs {b}");
+        }
+        for (a, b) in value.iter().zip(&want_value) {
+            assert!((f64::from(*a) - b).abs() < 1e-5, "value {a} vs {b}");
+        }
+    }
+    nonzero_extras
+}
+
 /// A `needs` network of `G` evaluates the f64 reference of its input (the
 /// observation, then `extras` floats).
 fn needs_forward_matches_the_reference<G: Game>(players: usize, extras: usize) {
@@ -536,27 +549,8 @@ fn needs_forward_matches_the_reference<G: Game>(players: usize, extras: usize) {
     let net = Network::from_bytes(&encode(&header, &t)).expect("a valid needs file");
     assert_eq!(net.features(), "needs");
     assert_eq!(net.input_size(), G::OBSERVATION_SIZE + extras);
-    let mut scratch = net.scratch();
-    let mut logits = vec![0.0; G::NUM_ACTIONS];
-    let mut value = vec![0.0; players];
-    let mut obs = vec![0.0; G::OBSERVATION_SIZE];
-    let mut input = vec![0.0; net.input_size()];
-    let mut nonzero_extras = 0;
     let states = random_positions::<G>(players, 3, 40);
-    for s in &states {
-        s.observation(s.current_player().expect("not terminal"), &mut obs);
-        net.input(&obs, &mut input);
-        assert_eq!(&input[..obs.len()], &obs[..]);
-        nonzero_extras += input[obs.len()..].iter().filter(|v| **v != 0.0).count();
-        net.evaluate(&obs, &mut scratch, &mut logits, &mut value);
-        let (want_logits, want_value) = reference(&header, &t, &input);
-        for (a, b) in logits.iter().zip(&want_logits) {
-            assert!((f64::from(*a) - b).abs() < 1e-5, "logit {a} vs {b}");
-        }
-        for (a, b) in value.iter().zip(&want_value) {
-            assert!((f64::from(*a) - b).abs() < 1e-5, "value {a} vs {b}");
-        }
-    }
+    let nonzero_extras = outputs_match_the_reference(&net, &header, &t, &states);
     assert!(
         nonzero_extras > 20 * states.len(),
         "the extras carry information: {nonzero_extras}"
