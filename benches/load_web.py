@@ -84,6 +84,8 @@ async def level(
         while sent < requests and time.perf_counter() < deadline:
             body = {
                 "view": pool[sent % len(pool)],
+                # The rollout search, as when the load figures in docs/web.md were measured.
+                "bot": "mcts",
                 "budget": {"iterations": iterations},
                 "seed": sent,
             }

@@ -199,6 +199,8 @@ def test_move_from_a_view(client: TestClient) -> None:
     assert move["action"] in {str(a) for a in state.legal_actions()}
     assert move["action"] == str(state.action_from_id(move["action_id"]))
     assert move["iterations"] == 300 and move["elapsed"] > 0
+    # No network is shipped for 3 players: the default AI is the rollout search.
+    assert move["bot"] == "mcts"
     assert sum(c["visits"] for c in move["considered"]) <= 300
     # Whatever the hidden cards really are, the answer is the same: nothing hidden is read.
     other = state.determinize(seat, seed=77)
@@ -210,6 +212,58 @@ def test_move_from_a_view(client: TestClient) -> None:
     }
     greedy = client.post("/api/v1/move", json={**body, "bot": "greedy"}).json()
     assert greedy["bot"] == "greedy" and greedy["win_estimate"] is None
+
+
+def test_the_default_ai_is_the_shipped_network_where_there_is_one(client: TestClient) -> None:
+    from splendor.nets import SHIPPED_NET_ITERATIONS
+
+    # A server game's default AI searches with the network, for the iterations that take
+    # about the time of mcts:1000.
+    game = new(client, variant="duel", ai_seats=[0])
+    move = client.post(f"/api/v1/games/{game['game_id']}/ai", json={"seed": 1}).json()
+    assert move["bot"] == "net" and move["iterations"] == SHIPPED_NET_ITERATIONS[("duel", 2)]
+    assert move["considered"] and 0.0 <= move["win_estimate"] <= 1.0
+    # A move from a view: `default` and `net` are the same search; the budget applies.
+    state = splendor.new_game("base", players=2, seed=3)
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])
+    seat = state.current_player
+    body = {"view": json.loads(state.to_json(seat)), "budget": {"iterations": 120}, "seed": 4}
+    by_default = client.post("/api/v1/move", json=body).json()
+    by_name = client.post("/api/v1/move", json={**body, "bot": "net"}).json()
+    assert by_default["bot"] == by_name["bot"] == "net" and by_default["iterations"] == 120
+    strip = {"elapsed", "bot"}
+    assert {k: v for k, v in by_default.items() if k not in strip} == {
+        k: v for k, v in by_name.items() if k not in strip
+    }
+    # The network reads only the mover's view: other hidden cards, the same answer.
+    other = state.determinize(seat, seed=78)
+    assert other.to_json() != state.to_json()
+    again = client.post("/api/v1/move", json={**body, "view": json.loads(other.to_json(seat))})
+    assert {k: v for k, v in again.json().items() if k != "elapsed"} == {
+        k: v for k, v in by_default.items() if k != "elapsed"
+    }
+    rollout = client.post("/api/v1/move", json={**body, "bot": "mcts"}).json()
+    assert rollout["bot"] == "mcts" and rollout["iterations"] == 120
+
+
+def test_net_specs_name_only_the_servers_own_networks(client: TestClient) -> None:
+    # No network for base with 3 players: `net` is refused up front, `default` falls back.
+    error(client.post("/api/v1/games", json={"players": 3, "bot": "net"}), 422, "bad_config")
+    state, seat = midgame_view()
+    view = json.loads(state.to_json(seat))
+    message = error(
+        client.post("/api/v1/move", json={"view": view, "bot": "net:50"}), 422, "bad_config"
+    )
+    assert "no network is shipped for base with 3 players" in message
+    # A client must not make the server open a file of its choosing.
+    for spec in ("net:10@/etc/passwd", "net:1s@../data/nets/base-2p.safetensors"):
+        for r in (
+            client.post("/api/v1/games", json={"bot": spec}),
+            client.post("/api/v1/move", json={"view": view, "bot": spec}),
+        ):
+            assert "only searches with the networks it ships" in error(r, 422, "bad_config")
+    assert len(client.app.state.store) == 0  # type: ignore[attr-defined]
 
 
 def test_move_refuses_bad_requests(client: TestClient) -> None:

@@ -7,18 +7,25 @@ event loop.
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import splendor
+from splendor.errors import ConfigError
+from splendor.nets import SHIPPED_NET_ITERATIONS, shipped_network_path
 from splendor.play import make_bot
 from splendor.web.models import Considered, MoveResponse
 
 CONSIDERED = 8
 """Moves listed in a move's statistics."""
-_MCTS = re.compile(r"^mcts(?::(?:(?P<n>\d+)|(?P<t>\d+(?:\.\d+)?)s))?$")
+# `mcts`: the rollout search; `net`: the search guided by the server's network for the
+# game; `default`: `net` where the package ships a network for the game, else `mcts`.
+_SEARCH = re.compile(
+    r"^(?:(?P<kind>mcts|net)(?::(?:(?P<n>\d+)|(?P<t>\d+(?:\.\d+)?)s))?|(?P<default>default))$"
+)
 _NUMBER = re.compile(r":(?P<n>\d+)(?P<s>s?)$")
 
 
@@ -41,34 +48,50 @@ class ServerLimits:
 
 @dataclass(frozen=True)
 class Plan:
-    """What to run: an MCTS search (with stats) or another bot spec."""
+    """What to run: a search (``mcts``, ``net`` or ``default``, with stats) or another
+    bot spec. A search with neither budget runs its game's default iterations."""
 
     spec: str
     iterations: int | None = None
     time_limit: float | None = None
+    rollout_iterations: int = 1000
+    """The default iterations of the rollout search (the server's ``default_iterations``)."""
 
 
 def plan_move(
-    bot: str, iterations: int | None, time_limit: float | None, limits: ServerLimits
+    bot: str,
+    iterations: int | None,
+    time_limit: float | None,
+    limits: ServerLimits,
+    game: tuple[str, int] | None = None,
 ) -> Plan:
-    """Check ``bot`` and the budget against ``limits``.
+    """Check ``bot`` and the budget against ``limits`` (and, given the ``game``'s
+    variant and player count, that a ``net`` search has a network for it).
 
     Raises:
         BudgetError: The budget is over the limits.
-        ConfigError: An unknown bot spec.
+        ConfigError: An unknown bot spec, a network file path (the server searches
+            only with the networks it ships), or ``net`` for a game with none.
     """
     spec = bot.strip().lower()
-    m = _MCTS.match(spec)
+    if "@" in spec:
+        # A client must not make the server open files of its choosing.
+        raise ConfigError(
+            f"bot {bot!r} names a file: this server only searches with the networks it"
+            " ships (net, net:N or net:Ts)"
+        )
+    m = _SEARCH.match(spec)
     if m is not None:
         if m.group("n") is not None:
             iterations = int(m.group("n"))
         if m.group("t") is not None:
             time_limit = float(m.group("t"))
-        if iterations is None and time_limit is None:
-            iterations = limits.default_iterations
-        plan = Plan("mcts", iterations, time_limit)
+        kind = m.group("kind") or "default"
+        if kind == "net" and game is not None:
+            shipped_network_path(*game)  # ConfigError when none is shipped
+        plan = Plan(kind, iterations, time_limit, limits.default_iterations)
     else:
-        # Any other spec (greedy, random, net:N ...): its own budget is checked if it has one.
+        # Any other spec (greedy, random ...): its own budget is checked if it has one.
         n = _NUMBER.search(spec)
         if n is not None:
             if n.group("s"):
@@ -89,6 +112,16 @@ def plan_move(
     return plan
 
 
+@functools.lru_cache(maxsize=16)
+def shipped_network(variant: str, players: int) -> splendor.Network | None:
+    """The network shipped for the game, loaded once; ``None`` when there is none."""
+    try:
+        path = shipped_network_path(variant, players)
+    except ConfigError:
+        return None
+    return splendor.Network.load(path)
+
+
 def choose(state: Any, plan: Plan, seed: int) -> MoveResponse:
     """The move ``plan`` chooses for the player to move in ``state`` (blocking).
 
@@ -98,9 +131,25 @@ def choose(state: Any, plan: Plan, seed: int) -> MoveResponse:
     """
     player = state.current_player
     start = time.perf_counter()
-    if plan.spec == "mcts":
+    if plan.spec in ("mcts", "net", "default"):
+        game = (state.variant, state.num_players)
+        network = None if plan.spec == "mcts" else shipped_network(*game)
+        if plan.spec == "net" and network is None:
+            shipped_network_path(*game)  # raises the ConfigError that says so
+        kind = "mcts" if network is None else "net"
+        iterations = plan.iterations
+        if iterations is None and plan.time_limit is None:
+            iterations = (
+                plan.rollout_iterations
+                if network is None
+                else SHIPPED_NET_ITERATIONS.get(game, plan.rollout_iterations)
+            )
         result = splendor.search(
-            state, iterations=plan.iterations, time_limit=plan.time_limit, seed=seed
+            state,
+            iterations=iterations,
+            time_limit=plan.time_limit,
+            seed=seed,
+            network=network,
         )
         elapsed = time.perf_counter() - start
         ranked = sorted(result.visits, key=lambda a: (-result.visits[a], int(a)))
@@ -112,7 +161,7 @@ def choose(state: Any, plan: Plan, seed: int) -> MoveResponse:
             action_id=int(result.action),
             action=str(result.action),
             player=player,
-            bot="mcts",
+            bot=kind,
             win_estimate=result.values[result.action],
             iterations=result.iterations,
             nodes=result.nodes,

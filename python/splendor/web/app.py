@@ -240,16 +240,16 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
             raise ConfigError(
                 f"{req.variant} is played by {PLAYERS[req.variant]} players, not {req.players}"
             )
-        plan_move(req.bot, None, None, limits)
+        plan_move(req.bot, None, None, limits, (req.variant, req.players))
         game = store.new(req.variant, req.players, req.seed, req.ai_seats, req.bot)
         return snapshot(game, viewer)
 
     @app.post("/api/v1/games/load", response_model=m.GameSnapshot, tags=["games"])
     async def load(req: m.SavedGame, viewer: int = Query(0, ge=0, le=3)) -> m.GameSnapshot:
         """Continue a saved game (the JSON of ``GET /api/v1/games/{id}/save``)."""
-        plan_move(req.bot, None, None, limits)
         start = json.dumps(req.start)
-        splendor.from_json(start)  # InvalidStateError for a bad start
+        first = splendor.from_json(start)  # InvalidStateError for a bad start
+        plan_move(req.bot, None, None, limits, (first.variant, first.num_players))
         game = store.make(start, req.ai_seats, req.bot, req.actions)
         return snapshot(store.add(game), viewer)
 
@@ -342,7 +342,7 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
         )
 
     async def think(game: Game, seat: int, bot: str, seed: int) -> m.MoveResponse:
-        plan = plan_move(bot, None, None, limits)
+        plan = plan_move(bot, None, None, limits, (game.state.variant, game.players))
         # The AI searches from the seat's view only, like a client of /move.
         state = splendor.from_view(game.state.to_json(seat), seed=seed)
         return await in_pool(lambda: choose(state, plan, seed))

@@ -28,7 +28,8 @@ class ErrorResponse(BaseModel):
 
 
 class Budget(Strict):
-    """How long the AI may think. Both unset: the server's default iterations."""
+    """How long the AI may think. Both unset: the game's default iterations (the server's
+    `default_iterations` for `mcts`, about the same time per move for `net`)."""
 
     iterations: int | None = Field(default=None, ge=1, description="Search iterations")
     time_limit: float | None = Field(default=None, gt=0, description="Seconds of search")
@@ -42,10 +43,13 @@ class MoveRequest(Strict):
         " hidden: the server fills them with a determinization of its own."
     )
     bot: str = Field(
-        default="mcts",
+        default="default",
         max_length=64,
-        description="Bot spec: `mcts` (budget from `budget`), `mcts:N`, `mcts:Ts`, `greedy`,"
-        " `random`, or any other spec this build knows (e.g. `net:N`)",
+        description="Bot spec: `default` (the strongest AI for the game: `net` where the"
+        " package ships a network for it, else `mcts`), `net` (the search guided by the"
+        " shipped network), `mcts` (the rollout search), each with its budget from `budget`;"
+        " `net:N`, `net:Ts`, `mcts:N`, `mcts:Ts`, `greedy` or `random`. Network files"
+        " (`net:N@PATH`) are refused: the server uses only the networks it ships",
     )
     budget: Budget = Field(default_factory=Budget)
     seed: int = Seed
@@ -83,7 +87,12 @@ class NewGame(Strict):
     ai_seats: list[int] = Field(
         default_factory=list, max_length=4, description="Seats the AI plays"
     )
-    bot: str = Field(default="mcts:1000", max_length=64, description="The AI's bot spec")
+    bot: str = Field(
+        default="default",
+        max_length=64,
+        description="The AI's bot spec (as in `/api/v1/move`); `default` is the strongest AI"
+        " for the game",
+    )
 
 
 class ActionRequest(Strict):
