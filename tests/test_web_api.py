@@ -247,6 +247,23 @@ def test_the_default_ai_is_the_shipped_network_where_there_is_one(client: TestCl
     assert rollout["bot"] == "mcts" and rollout["iterations"] == 120
 
 
+def test_the_network_default_budget_follows_the_servers_default_and_limit() -> None:
+    from splendor.nets import SHIPPED_NET_ITERATIONS
+
+    small = TestClient(
+        create_app(ServerLimits(workers=1, default_iterations=200, max_iterations=200))
+    )
+    duel = new(small, variant="duel", ai_seats=[0])
+    move = small.post(f"/api/v1/games/{duel['game_id']}/ai", json={"seed": 1}).json()
+    # Duel: 840 network iterations take the time of 1,000 rollout ones, so 200 -> 168.
+    assert move["bot"] == "net"
+    assert move["iterations"] == round(200 * SHIPPED_NET_ITERATIONS[("duel", 2)] / 1000) == 168
+    # Base: 1,070 per 1,000 would be 214, over this server's limit of 200.
+    base = new(small, variant="base", players=2, ai_seats=[0])
+    move = small.post(f"/api/v1/games/{base['game_id']}/ai", json={"seed": 1}).json()
+    assert move["bot"] == "net" and move["iterations"] == 200
+
+
 def test_net_specs_name_only_the_servers_own_networks(client: TestClient) -> None:
     # No network for base with 3 players: `net` is refused up front, `default` falls back.
     error(client.post("/api/v1/games", json={"players": 3, "bot": "net"}), 422, "bad_config")

@@ -56,6 +56,8 @@ class Plan:
     time_limit: float | None = None
     rollout_iterations: int = 1000
     """The default iterations of the rollout search (the server's ``default_iterations``)."""
+    max_iterations: int = 100_000
+    """The server's limit, which a network search's default budget must respect too."""
 
 
 def plan_move(
@@ -89,7 +91,7 @@ def plan_move(
         kind = m.group("kind") or "default"
         if kind == "net" and game is not None:
             shipped_network_path(*game)  # ConfigError when none is shipped
-        plan = Plan(kind, iterations, time_limit, limits.default_iterations)
+        plan = Plan(kind, iterations, time_limit, limits.default_iterations, limits.max_iterations)
     else:
         # Any other spec (greedy, random ...): its own budget is checked if it has one.
         n = _NUMBER.search(spec)
@@ -139,11 +141,13 @@ def choose(state: Any, plan: Plan, seed: int) -> MoveResponse:
         kind = "mcts" if network is None else "net"
         iterations = plan.iterations
         if iterations is None and plan.time_limit is None:
-            iterations = (
-                plan.rollout_iterations
-                if network is None
-                else SHIPPED_NET_ITERATIONS.get(game, plan.rollout_iterations)
-            )
+            iterations = plan.rollout_iterations
+            if network is not None:
+                # About the time of the server's default rollout budget: the shipped
+                # figures are the iterations that take the time of 1,000 rollout ones.
+                per_thousand = SHIPPED_NET_ITERATIONS.get(game, 1000)
+                iterations = round(plan.rollout_iterations * per_thousand / 1000)
+                iterations = max(1, min(iterations, plan.max_iterations))
         result = splendor.search(
             state,
             iterations=iterations,
