@@ -5,7 +5,7 @@
 //! `gap_us` busy-waits that long between steps, standing in for the caller's
 //! action choice (the worker then waits for the next step as in training).
 
-use splendor::env::{Buffers, EnvConfig, VectorEnv};
+use splendor::env::{mask_words, Buffers, EnvConfig, VectorEnv};
 use splendor::variants::base::BaseState;
 use splendor::{Config, Game};
 use std::time::{Duration, Instant};
@@ -35,6 +35,7 @@ fn main() {
         let mut env = VectorEnv::<BaseState>::new(config).expect("env");
         let mut obs = vec![0.0f32; n * o];
         let mut mask = vec![false; n * m];
+        let mut packed_mask = vec![0u64; n * mask_words::<BaseState>()];
         let mut player = vec![0i32; n];
         let mut rewards = vec![0.0f32; n * 2];
         let mut terminated = vec![false; n];
@@ -46,6 +47,7 @@ fn main() {
                 Buffers {
                     obs: &mut obs,
                     mask: &mut mask,
+                    packed_mask: &mut packed_mask,
                     player: &mut player,
                     rewards: &mut rewards,
                     terminated: &mut terminated,

@@ -3,16 +3,18 @@
 //! play their seats, results do not depend on the thread count, and the
 //! observation spec describes the observation.
 
-use splendor::env::{Buffers, EnvConfig, Observed, VectorEnv};
+use splendor::env::{mask_words, Buffers, EnvConfig, Observed, VectorEnv};
 use splendor::search::BotSpec;
 use splendor::variants::{base::BaseState, duel::DuelState, marvel::MarvelState};
 use splendor::{Action, ActionList, Config, Game, GameError, SplitMix64};
+use std::time::Duration;
 
 /// Owned arrays for one env.
 #[derive(Clone, Debug, PartialEq)]
 struct Arrays {
     obs: Vec<f32>,
     mask: Vec<bool>,
+    packed_mask: Vec<u64>,
     player: Vec<i32>,
     rewards: Vec<f32>,
     terminated: Vec<bool>,
@@ -26,6 +28,7 @@ impl Arrays {
         Self {
             obs: vec![0.0; n * G::OBSERVATION_SIZE],
             mask: vec![false; n * G::NUM_ACTIONS],
+            packed_mask: vec![0; n * mask_words::<G>()],
             player: vec![0; n],
             rewards: vec![0.0; n * players],
             terminated: vec![false; n],
@@ -38,6 +41,7 @@ impl Arrays {
         Buffers {
             obs: &mut self.obs,
             mask: &mut self.mask,
+            packed_mask: &mut self.packed_mask,
             player: &mut self.player,
             rewards: &mut self.rewards,
             terminated: &mut self.terminated,
@@ -94,6 +98,13 @@ fn check_rows<G: Observed>(env: &VectorEnv<G>, a: &Arrays) {
             .collect();
         let listed: Vec<u16> = legal.as_slice().iter().map(|x| x.0).collect();
         assert_eq!(from_mask, listed);
+        let w = mask_words::<G>();
+        let words = &a.packed_mask[i * w..(i + 1) * w];
+        let from_words: Vec<u16> = (0..w * 64)
+            .filter(|&k| words[k / 64] >> (k % 64) & 1 == 1)
+            .map(|k| k as u16)
+            .collect();
+        assert_eq!(from_words, listed);
     }
 }
 
@@ -167,7 +178,7 @@ fn history<G: Observed>(
     steps: usize,
 ) -> Vec<Arrays> {
     let players = opponents.len();
-    let n = 37;
+    let n = 133; // five chunks, the last one short
     let mut cfg = config(n, players as u8, 99, threads);
     cfg.opponents = opponents;
     let mut env = VectorEnv::<G>::new(cfg).unwrap();
@@ -191,6 +202,53 @@ fn same_arrays_for_any_thread_count() {
     let bots = vec![None, Some(BotSpec::Greedy), Some(BotSpec::Random)];
     let one = history::<MarvelState>(1, bots.clone(), 150);
     assert_eq!(one, history::<MarvelState>(3, bots, 150));
+}
+
+/// A step on one thread while another helps through `assist` (as
+/// `step_wait` does): the same arrays as stepping alone, and the helper does
+/// play chunks of some steps.
+#[test]
+fn a_helper_joining_the_step_changes_nothing() {
+    let n = 300; // ten chunks
+    let alone = {
+        let mut env = VectorEnv::<BaseState>::new(config(n, 2, 42, 1)).unwrap();
+        let mut a = Arrays::new::<BaseState>(n, 2);
+        env.reset(None, a.buffers()).unwrap();
+        let mut rng = SplitMix64::new(8);
+        let mut out = vec![a.clone()];
+        for _ in 0..150 {
+            let acts = pick::<BaseState>(&a, &mut rng);
+            env.step(&acts, a.buffers()).unwrap();
+            out.push(a.clone());
+        }
+        out
+    };
+    for threads in [1, 2] {
+        let mut env = VectorEnv::<BaseState>::new(config(n, 2, 42, threads)).unwrap();
+        let assist = env.assist();
+        let mut a = Arrays::new::<BaseState>(n, 2);
+        env.reset(None, a.buffers()).unwrap();
+        let first = assist.last_closed() + 1;
+        let steps = 150;
+        let mut rng = SplitMix64::new(8);
+        let mut out = vec![a.clone()];
+        let helped = std::thread::scope(|s| {
+            // One helper for every step, already waiting when each opens.
+            let helper = s.spawn(|| {
+                (first..first + steps)
+                    .filter(|&round| assist.help(round, Duration::from_secs(10), &|| false))
+                    .count()
+            });
+            for _ in 0..steps {
+                let acts = pick::<BaseState>(&a, &mut rng);
+                env.step(&acts, a.buffers()).unwrap();
+                out.push(a.clone());
+            }
+            helper.join().unwrap()
+        });
+        assert_eq!(out, alone, "threads={threads}");
+        assert!(helped > 0, "threads={threads}: the helper never played");
+    }
 }
 
 #[test]
@@ -508,7 +566,7 @@ fn a_step_on_a_driver_thread_gives_the_same_arrays() {
     use std::time::Duration;
 
     let want = history::<MarvelState>(2, vec![None, Some(BotSpec::Greedy)], 120);
-    let n = 37;
+    let n = 133; // five chunks, the last one short
     let mut cfg = config(n, 2, 99, 2);
     cfg.opponents = vec![None, Some(BotSpec::Greedy)];
     let env = Arc::new(Mutex::new(VectorEnv::<MarvelState>::new(cfg).unwrap()));

@@ -35,9 +35,15 @@ def test_arrays_describe_the_games(variant: str, players: int) -> None:
     assert obs.shape == (5, spec.size) and obs.dtype == np.float32
     assert mask.shape == (5, env.num_actions) and mask.dtype == np.bool_
     assert player.shape == (5,) and player.dtype == np.int32
+    packed = env.packed_mask
+    assert packed.shape == (5, (env.num_actions + 63) // 64) and packed.dtype == np.uint64
     rng = np.random.default_rng(0)
     ended = 0
     for _ in range(250):
+        # The packed mask is the mask, 64 actions per word, bit a % 64 of word a // 64.
+        unpacked = np.unpackbits(packed.view(np.uint8), axis=1, bitorder="little")
+        np.testing.assert_array_equal(unpacked[:, : env.num_actions].view(np.bool_), mask)
+        assert not unpacked[:, env.num_actions :].any()
         for i in range(5):
             state = env.state(i)
             assert state.current_player == player[i]
@@ -46,6 +52,7 @@ def test_arrays_describe_the_games(variant: str, players: int) -> None:
         out = env.step(random_legal(mask, rng))
         # The same arrays every step: nothing is copied.
         assert out[0] is obs and out[1] is mask and out[2] is player
+        assert env.packed_mask is packed
         rewards, terminated, truncated = out[3], out[4], out[5]
         assert rewards.shape == (5, players)
         assert rewards is env.rewards and terminated is env.terminated
@@ -307,6 +314,31 @@ def test_random_legal_actions_by_words_and_by_bytes_draw_the_same() -> None:
         sampling._by_bytes(np.zeros((2, 10), dtype=bool), rng)
 
 
+def test_random_legal_actions_draw_the_same_from_the_packed_mask(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The packed mask gives the draws of the bool mask for the same generator, with
+    # NumPy's bitwise_count (NumPy >= 2) and without it (the byte path).
+    for variant in splendor.VARIANTS:
+        env = splendor.VectorEnv(variant, 300, seed=4)
+        rng = np.random.default_rng(6)
+        for step in range(30):
+            seed = int(rng.integers(2**30))
+            from_bools = random_legal_actions(env.action_mask, np.random.default_rng(seed))
+            from_words = random_legal_actions(env.packed_mask, np.random.default_rng(seed))
+            np.testing.assert_array_equal(from_bools, from_words)
+            if step % 10 == 0:
+                with monkeypatch.context() as m:
+                    m.delattr(np, "bitwise_count")
+                    by_bytes = random_legal_actions(env.packed_mask, np.random.default_rng(seed))
+                np.testing.assert_array_equal(by_bytes, from_words)
+            env.step(from_words)
+    with pytest.raises(ValueError, match="no legal action"):
+        random_legal_actions(np.zeros((2, 3), dtype=np.uint64), rng)
+    with pytest.raises(ValueError, match="packed mask is"):
+        random_legal_actions(np.zeros(3, dtype=np.uint64), rng)
+
+
 def test_random_legal_actions_are_legal_and_uniform() -> None:
     env = splendor.VectorEnv("duel", 64, seed=2)
     rng = np.random.default_rng(5)
@@ -365,10 +397,12 @@ def test_step_async_gives_the_arrays_of_step_for_any_thread_count() -> None:
                 np.testing.assert_array_equal(a, b)
 
 
-def test_the_pipelined_loop_gives_the_arrays_of_step() -> None:
-    # Two envs: one steps in the background while the other's actions are chosen.
-    sync = [splendor.VectorEnv("base", 16, seed=s, threads=2) for s in (1, 2)]
-    piped = [splendor.VectorEnv("base", 16, seed=s, threads=2) for s in (1, 2)]
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_pipelined_loop_gives_the_arrays_of_step(threads: int) -> None:
+    # Two envs: one steps in the background while the other's actions are chosen,
+    # and step_wait helps finish it (200 games: seven chunks to share out).
+    sync = [splendor.VectorEnv("base", 200, seed=s, threads=2) for s in (1, 2)]
+    piped = [splendor.VectorEnv("base", 200, seed=s, threads=threads) for s in (1, 2)]
     rng_sync, rng_piped = np.random.default_rng(3), np.random.default_rng(3)
     a, b = piped
     a.step_async(random_legal_actions(a.action_mask, rng_piped))
@@ -427,6 +461,7 @@ def test_every_other_call_raises_while_a_step_is_in_flight() -> None:
         ("state", lambda: env.state(0)),
         ("observation", lambda: env.observation),
         ("action_mask", lambda: env.action_mask),
+        ("packed_mask", lambda: env.packed_mask),
         ("current_player", lambda: env.current_player),
         ("rewards", lambda: env.rewards),
         ("terminated", lambda: env.terminated),

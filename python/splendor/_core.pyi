@@ -1282,8 +1282,8 @@ class VectorEnv:
     or a bot (``random``, ``greedy``, ``mcts:N``) that plays it inside the env.
     The arrays depend only on the seed and the actions, whatever ``threads``.
     ``step_async(actions)`` starts a step on a thread of the env's own and returns at
-    once; ``step_wait()`` collects it, so the caller can work meanwhile (on another
-    env's actions, say).
+    once; ``step_wait()`` collects it (helping to finish it), so the caller can work
+    meanwhile (on another env's actions, say).
 
     Raises:
         ConfigError: A bad variant, count, player count, bot, thread count or flag.
@@ -1365,7 +1365,10 @@ class VectorEnv:
     ]:
         """Waits for the step ``step_async`` started; returns what ``step`` does.
 
-        The GIL is released while it waits. Ctrl-C raises ``KeyboardInterrupt`` and
+        Rather than wait idle, the calling thread first helps play the step's remaining
+        games beside the env's threads (not when a seat is played by a search bot, whose
+        games are long), so a caller alternating two envs keeps two cores busy. The GIL
+        is released while it waits. Ctrl-C raises ``KeyboardInterrupt`` and
         leaves the step in flight (call ``step_wait`` again to collect it).
 
         Raises:
@@ -1402,6 +1405,13 @@ class VectorEnv:
     @property
     def action_mask(self) -> npt.NDArray[np.bool_]:
         """bool ``[n, num_actions]``: legal actions of the player to move."""
+
+    @property
+    def packed_mask(self) -> npt.NDArray[np.uint64]:
+        """uint64 ``[n, ceil(num_actions / 64)]``: the same mask packed, bit ``a % 64`` of
+        word ``a // 64`` set when action ``a`` is legal (what ``np.packbits(mask, axis=1,
+        bitorder="little")`` gives, in 64-bit words). ``splendor.envs.random_legal_actions``
+        draws from it faster."""
 
     @property
     def current_player(self) -> npt.NDArray[np.int32]:

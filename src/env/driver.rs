@@ -100,6 +100,11 @@ impl<T: Send + 'static> Driver<T> {
         self.shared.state.load(Ordering::Acquire) != IDLE
     }
 
+    /// True once the posted job has finished (its output not yet taken).
+    pub fn is_done(&self) -> bool {
+        self.shared.state.load(Ordering::Acquire) == DONE
+    }
+
     /// Hands `job` to the thread and returns at once (in a forked child, runs
     /// it here first). Gives the job back if the last one's output was not
     /// taken yet.

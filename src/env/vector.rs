@@ -8,6 +8,8 @@
 //! and its bots, so the arrays depend only on the seed and the actions, never
 //! on how the envs are sharded over threads.
 
+use super::assist::Assist;
+use super::claims::Claims;
 use super::spec::{LegalBits, Observed, MASK_WORDS};
 use super::workers::Workers;
 use crate::cancel::Cancel;
@@ -91,6 +93,9 @@ pub struct Buffers<'a> {
     pub obs: &'a mut [f32],
     /// `[n, NUM_ACTIONS]`: legal-action mask.
     pub mask: &'a mut [bool],
+    /// `[n, mask_words::<G>()]`: the same mask, 64 actions per word (bit
+    /// `a % 64` of word `a / 64`), for who samples or stores it packed.
+    pub packed_mask: &'a mut [u64],
     /// `[n]`: the player to move.
     pub player: &'a mut [i32],
     /// `[n, players]`: each seat's return in a game that ended this step, else 0.
@@ -143,6 +148,8 @@ pub struct VectorEnv<G: Observed> {
     workers: Workers,
     /// Once cancelled, the bots answer at once (see [`bot_stop`](Self::bot_stop)).
     bot_stop: Arc<Cancel>,
+    /// Where a thread waiting for a step joins it (see [`assist`](Self::assist)).
+    assist: Arc<Assist>,
 }
 
 fn mix(seed: u64, index: u64) -> u64 {
@@ -193,6 +200,7 @@ impl<G: Observed> VectorEnv<G> {
             inverse_scales,
             workers,
             bot_stop: Arc::new(Cancel::new()),
+            assist: Arc::new(Assist::new()),
         })
     }
 
@@ -249,6 +257,14 @@ impl<G: Observed> VectorEnv<G> {
         Arc::clone(&self.bot_stop)
     }
 
+    /// Where a thread waiting for this env's step (one running on another
+    /// thread) can help play it: [`Assist::help`] with the round after
+    /// [`Assist::last_closed`] as it was before the step began. Every
+    /// `step` that plays and every `reset` is one round.
+    pub fn assist(&self) -> Arc<Assist> {
+        Arc::clone(&self.assist)
+    }
+
     /// The current game of env `i`.
     pub fn game(&self, i: usize) -> Option<&G> {
         self.slots.get(i).map(|s| &s.game)
@@ -303,8 +319,12 @@ impl<G: Observed> VectorEnv<G> {
     /// seat is to move), resetting games that end. Illegal or out-of-range
     /// actions are reported for the first such env and change nothing.
     pub fn step(&mut self, actions: &[i64], buf: Buffers<'_>) -> Result<(), GameError> {
-        self.check(&buf)?;
+        if let Err(e) = self.check(&buf) {
+            self.assist.skip_round();
+            return Err(e);
+        }
         if actions.len() != self.slots.len() {
+            self.assist.skip_round();
             return Err(GameError::Config(format!(
                 "expected {} actions (one per env), got {}",
                 self.slots.len(),
@@ -313,10 +333,9 @@ impl<G: Observed> VectorEnv<G> {
         }
         // Each action is read once, here, and kept in its slot: the caller's
         // array is never read again, so a writer racing this call cannot make
-        // an unchecked action reach a game. Each shard checks its own envs
-        // on the thread that then plays them (their slots stay in that core's
-        // cache), in the same hand-off to the workers as the play; nothing
-        // is played unless every shard's actions are legal.
+        // an unchecked action reach a game. The chunks are checked in the
+        // same hand-off to the workers as the play; nothing is played unless
+        // every chunk's actions are legal.
         let first_error: Mutex<Option<(usize, GameError)>> = Mutex::new(None);
         let check = |first: usize, slots: &mut [Slot<G>]| {
             for (k, slot) in slots.iter_mut().enumerate() {
@@ -324,8 +343,8 @@ impl<G: Observed> VectorEnv<G> {
                 match slot.checked(actions[i], i) {
                     Ok(a) => slot.action = a,
                     Err(e) => {
-                        // The lowest bad env of the shard; the lowest of all
-                        // shards is the first bad env.
+                        // The lowest bad env of the chunk; the lowest of all
+                        // chunks is the first bad env.
                         let mut kept = first_error.lock().unwrap_or_else(PoisonError::into_inner);
                         if kept.as_ref().is_none_or(|(j, _)| i < *j) {
                             *kept = Some((i, e));
@@ -360,6 +379,7 @@ impl<G: Observed> VectorEnv<G> {
         let sizes = [
             ("obs", buf.obs.len(), n * G::OBSERVATION_SIZE),
             ("mask", buf.mask.len(), n * G::NUM_ACTIONS),
+            ("packed_mask", buf.packed_mask.len(), n * mask_words::<G>()),
             ("player", buf.player.len(), n),
             ("rewards", buf.rewards.len(), n * p),
             ("terminated", buf.terminated.len(), n),
@@ -377,24 +397,27 @@ impl<G: Observed> VectorEnv<G> {
         Ok(())
     }
 
-    /// Runs `check(first, slots)` on every shard of the envs (`first` the
-    /// index of the shard's first env), then, only if every call returned
-    /// true, `f` on every env with its rows, and returns whether it did: in
-    /// shards on the env's workers when `threads > 1` (one hand-off, a
-    /// barrier between the phases), else on the calling thread.
+    /// Runs `check(first, slots)` on every chunk of the envs (`first` the
+    /// index of the chunk's first env), then, only if every call returned
+    /// true, `f` on every env with its rows, and returns whether it did.
+    /// The chunks are claimed one at a time by every thread taking part: the
+    /// calling thread, the env's workers when `threads > 1` (one hand-off, a
+    /// barrier between the phases), and, in the second phase, any helper
+    /// that joins through [`assist`](Self::assist) (a caller waiting for
+    /// this step). Claiming small chunks rather than splitting the envs in
+    /// fixed shards keeps the threads busy to the end whatever each was
+    /// doing when the step began.
     fn sharded<C, F>(&mut self, buf: Buffers<'_>, check: C, f: F) -> bool
     where
         C: Fn(usize, &mut [Slot<G>]) -> bool + Sync,
         F: Fn(&mut Slot<G>, &mut Row<'_>, &mut ActionList) + Sync,
     {
-        let n = self.slots.len();
-        let threads = (self.workers.len() + 1).min(n).max(1);
-        let chunk = n.div_ceil(threads);
         let o = G::OBSERVATION_SIZE;
         let m = G::NUM_ACTIONS;
+        let w = mask_words::<G>();
         let p = usize::from(self.config.game.num_players);
         let run = |slots: &mut [Slot<G>], b: Buffers<'_>| {
-            // One list per shard for the variants that build their legal
+            // One list per chunk for the variants that build their legal
             // actions as a list (see `Observed::legal_bits`).
             let mut scratch = ActionList::new();
             let rows = slots
@@ -422,20 +445,16 @@ impl<G: Observed> VectorEnv<G> {
             // The masks last, in a pass of their own: the caller reads them
             // next (to choose actions), and finds them in the cache rather
             // than evicted by the observations written after them.
-            for (slot, mask) in slots.iter().zip(b.mask.chunks_mut(m)) {
+            let masks = b.mask.chunks_mut(m).zip(b.packed_mask.chunks_mut(w));
+            for (slot, (mask, packed)) in slots.iter().zip(masks) {
                 write_mask(&slot.legal, mask);
+                packed.copy_from_slice(&slot.legal[..w]);
             }
         };
-        if threads == 1 {
-            if !check(0, &mut self.slots) {
-                return false;
-            }
-            run(&mut self.slots, buf);
-            return true;
-        }
         let Buffers {
             obs,
             mask,
+            packed_mask,
             player,
             rewards,
             terminated,
@@ -443,43 +462,51 @@ impl<G: Observed> VectorEnv<G> {
             final_obs,
             episode_length,
         } = buf;
-        let shards = self
+        let c = CHUNK;
+        let chunks = self
             .slots
-            .chunks_mut(chunk)
-            .zip(obs.chunks_mut(chunk * o))
-            .zip(mask.chunks_mut(chunk * m))
-            .zip(player.chunks_mut(chunk))
-            .zip(rewards.chunks_mut(chunk * p))
-            .zip(terminated.chunks_mut(chunk))
-            .zip(truncated.chunks_mut(chunk))
-            .zip(final_obs.chunks_mut(chunk * o))
-            .zip(episode_length.chunks_mut(chunk));
-        let shards: Vec<_> = shards
+            .chunks_mut(c)
+            .zip(obs.chunks_mut(c * o))
+            .zip(mask.chunks_mut(c * m))
+            .zip(packed_mask.chunks_mut(c * w))
+            .zip(player.chunks_mut(c))
+            .zip(rewards.chunks_mut(c * p))
+            .zip(terminated.chunks_mut(c))
+            .zip(truncated.chunks_mut(c))
+            .zip(final_obs.chunks_mut(c * o))
+            .zip(episode_length.chunks_mut(c));
+        let cells: Vec<Mutex<Option<_>>> = chunks
             .enumerate()
-            .map(|(k, shard)| {
-                let (((((((slots, obs), mask), player), rewards), terminated), truncated), fin) =
-                    shard.0;
+            .map(|(k, chunk)| {
+                let (
+                    (
+                        ((((((slots, obs), mask), packed_mask), player), rewards), terminated),
+                        truncated,
+                    ),
+                    fin,
+                ) = chunk.0;
                 let b = Buffers {
                     obs,
                     mask,
+                    packed_mask,
                     player,
                     rewards,
                     terminated,
                     truncated,
                     final_obs: fin,
-                    episode_length: shard.1,
+                    episode_length: chunk.1,
                 };
-                (k * chunk, slots, b)
+                Mutex::new(Some((k * c, slots, b)))
             })
             .collect();
-        // Shard `i` goes to whoever runs `job(i)`: the calling thread steps
-        // shard 0, worker `i` shard `i`, and checks it first.
-        let cells: Vec<Mutex<Option<_>>> =
-            shards.into_iter().map(|s| Mutex::new(Some(s))).collect();
+        let lock = |i: usize| {
+            cells
+                .get(i)
+                .map(|cell| cell.lock().unwrap_or_else(PoisonError::into_inner))
+        };
         let bad = AtomicBool::new(false);
-        let check_shard = |i: usize| {
-            if let Some(cell) = cells.get(i) {
-                let mut cell = cell.lock().unwrap_or_else(PoisonError::into_inner);
+        let check_chunk = |c: usize| {
+            if let Some(mut cell) = lock(c) {
                 if let Some((first, slots, _)) = cell.as_mut() {
                     if !check(*first, slots) {
                         bad.store(true, Ordering::Relaxed);
@@ -487,23 +514,48 @@ impl<G: Observed> VectorEnv<G> {
                 }
             }
         };
-        let run = &run;
-        let play_shard = |i: usize| {
-            // The barrier between the phases orders every check before this.
-            if bad.load(Ordering::Relaxed) {
-                return;
-            }
-            let taken = cells
-                .get(i)
-                .and_then(|cell| cell.lock().unwrap_or_else(PoisonError::into_inner).take());
+        let play_chunk = |c: usize| {
+            let taken = lock(c).and_then(|mut cell| cell.take());
             if let Some((_, slots, b)) = taken {
                 run(slots, b);
             }
         };
-        self.workers.run_phases(&check_shard, &play_shard);
+        // Thread `i` of the step owns shard `i` of the chunks, in both phases.
+        let shards = self.workers.len() + 1;
+        let to_check = Claims::new(cells.len(), shards);
+        let to_play = Claims::new(cells.len(), shards);
+        let check_chunks = |i: usize| to_check.owner(i, check_chunk);
+        let assist = &*self.assist;
+        let play = |i: usize| {
+            // The barrier between the phases orders every check before this.
+            if bad.load(Ordering::Relaxed) {
+                if i == 0 {
+                    assist.skip_round();
+                }
+            } else if i == 0 {
+                // The calling thread opens the step to helpers, who take
+                // chunks from the back of the last shard first.
+                assist.run_round(&|| to_play.owner(0, play_chunk), &|| {
+                    to_play.thief(shards - 1, play_chunk)
+                });
+            } else {
+                to_play.owner(i, play_chunk);
+            }
+        };
+        self.workers.run_phases(&check_chunks, &play);
         !bad.load(Ordering::Relaxed)
     }
 }
+
+/// Words of a packed mask row of `G`: its actions, 64 per word.
+pub fn mask_words<G: Game>() -> usize {
+    G::NUM_ACTIONS.div_ceil(64)
+}
+
+/// Envs per chunk of a step: small enough that the threads of a step end
+/// together (32 base games are a few microseconds), large enough that
+/// claiming one costs nothing in comparison.
+const CHUNK: usize = 32;
 
 /// The check of a step that plays nothing from the caller (a reset).
 fn all_legal<G: Game>(_first: usize, _slots: &mut [Slot<G>]) -> bool {

@@ -10,7 +10,7 @@ use super::errors;
 use super::interrupt::POLL;
 use super::state::{self, Seed};
 use crate::cancel::Cancel;
-use crate::env::{Buffers, Driver, EnvConfig, Observed, VectorEnv, Waited};
+use crate::env::{Assist, Buffers, Driver, EnvConfig, Observed, VectorEnv, Waited};
 use crate::game::{GameError, MAX_PLAYERS};
 use crate::search::BotSpec;
 use crate::variants::{base::BaseState, duel::DuelState, marvel::MarvelState};
@@ -18,7 +18,7 @@ use numpy::ndarray::{Array1, Array2};
 use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1, PyReadwriteArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -28,6 +28,7 @@ trait DynEnv: Send {
     fn step(&mut self, actions: &[i64], buf: Buffers<'_>) -> Result<(), GameError>;
     fn check_actions(&self, actions: &[i64]) -> Result<(), GameError>;
     fn bot_stop(&self) -> Arc<Cancel>;
+    fn assist(&self) -> Arc<Assist>;
     fn state_json(&self, i: usize) -> Option<String>;
     fn num_actions(&self) -> usize;
     fn observation_size(&self) -> usize;
@@ -45,6 +46,9 @@ impl<G: Observed> DynEnv for VectorEnv<G> {
     }
     fn bot_stop(&self) -> Arc<Cancel> {
         VectorEnv::bot_stop(self)
+    }
+    fn assist(&self) -> Arc<Assist> {
+        VectorEnv::assist(self)
     }
     fn state_json(&self, i: usize) -> Option<String> {
         self.game(i).map(|g| g.to_json(None))
@@ -94,6 +98,7 @@ impl<T> RawSlice<T> {
 struct RawBuffers {
     obs: RawSlice<f32>,
     mask: RawSlice<bool>,
+    packed_mask: RawSlice<u64>,
     player: RawSlice<i32>,
     rewards: RawSlice<f32>,
     terminated: RawSlice<bool>,
@@ -107,6 +112,7 @@ impl RawBuffers {
         RawBuffers {
             obs: RawSlice::of(buf.obs),
             mask: RawSlice::of(buf.mask),
+            packed_mask: RawSlice::of(buf.packed_mask),
             player: RawSlice::of(buf.player),
             rewards: RawSlice::of(buf.rewards),
             terminated: RawSlice::of(buf.terminated),
@@ -122,6 +128,7 @@ impl RawBuffers {
             Buffers {
                 obs: self.obs.slice(),
                 mask: self.mask.slice(),
+                packed_mask: self.packed_mask.slice(),
                 player: self.player.slice(),
                 rewards: self.rewards.slice(),
                 terminated: self.terminated.slice(),
@@ -138,6 +145,7 @@ impl RawBuffers {
 struct Borrowed<'py> {
     obs: PyReadwriteArray2<'py, f32>,
     mask: PyReadwriteArray2<'py, bool>,
+    packed_mask: PyReadwriteArray2<'py, u64>,
     player: PyReadwriteArray1<'py, i32>,
     rewards: PyReadwriteArray2<'py, f32>,
     terminated: PyReadwriteArray1<'py, bool>,
@@ -153,6 +161,7 @@ impl Borrowed<'_> {
         Ok(Buffers {
             obs: self.obs.as_slice_mut()?,
             mask: self.mask.as_slice_mut()?,
+            packed_mask: self.packed_mask.as_slice_mut()?,
             player: self.player.as_slice_mut()?,
             rewards: self.rewards.as_slice_mut()?,
             terminated: self.terminated.as_slice_mut()?,
@@ -251,8 +260,8 @@ fn _observation_spec(variant: &Bound<'_, PyAny>, players: Arg<'_>) -> PyResult<V
 /// a bot (`random`, `greedy`, `mcts:N`) that plays it inside the env. The
 /// arrays depend only on the seed and the actions, whatever `threads`.
 /// `step_async(actions)` starts a step on a thread of the env's own and
-/// returns at once; `step_wait()` collects it, so the caller can work
-/// meanwhile (on another env's actions, say).
+/// returns at once; `step_wait()` collects it (helping to finish it), so the
+/// caller can work meanwhile (on another env's actions, say).
 ///
 /// Raises:
 ///     ConfigError: A bad variant, count, player count, bot, thread count
@@ -269,6 +278,13 @@ pub(crate) struct PyVectorEnv {
     /// The env's `bot_stop`, kept here because the env is locked while a
     /// step is in flight.
     bot_stop: Arc<Cancel>,
+    /// The env's `assist`, through which `step_wait` helps play the step in
+    /// flight; None when a seat is played by a search bot, whose games can
+    /// take seconds each (helping with one would keep `step_wait` from
+    /// answering Ctrl-C).
+    assist: Option<Arc<Assist>>,
+    /// The assist round of the step in flight.
+    round: AtomicU64,
     variant: String,
     num_envs: usize,
     num_players: usize,
@@ -280,6 +296,7 @@ pub(crate) struct PyVectorEnv {
     opponents: Vec<Option<String>>,
     obs: Py<PyArray2<f32>>,
     mask: Py<PyArray2<bool>>,
+    packed_mask: Py<PyArray2<u64>>,
     player: Py<PyArray1<i32>>,
     rewards: Py<PyArray2<f32>>,
     terminated: Py<PyArray1<bool>>,
@@ -333,6 +350,7 @@ impl PyVectorEnv {
         Ok(Borrowed {
             obs: self.obs.bind(py).try_readwrite().map_err(busy)?,
             mask: self.mask.bind(py).try_readwrite().map_err(busy)?,
+            packed_mask: self.packed_mask.bind(py).try_readwrite().map_err(busy)?,
             player: self.player.bind(py).try_readwrite().map_err(busy)?,
             rewards: self.rewards.bind(py).try_readwrite().map_err(busy)?,
             terminated: self.terminated.bind(py).try_readwrite().map_err(busy)?,
@@ -408,14 +426,21 @@ impl PyVectorEnv {
             threads,
             normalize,
         };
+        let searching = config
+            .opponents
+            .iter()
+            .any(|o| matches!(o, Some(BotSpec::Mcts(_))));
         let env = py.detach(|| build(variant, config))?;
         let (o, a) = (env.observation_size(), env.num_actions());
         let bot_stop = env.bot_stop();
+        let assist = (!searching).then(|| env.assist());
         let me = Self {
             env: Arc::new(Mutex::new(env)),
             driver: Mutex::new(None),
             in_flight: AtomicBool::new(false),
             bot_stop,
+            assist,
+            round: AtomicU64::new(0),
             variant: variant.to_owned(),
             num_envs,
             num_players: players,
@@ -426,6 +451,7 @@ impl PyVectorEnv {
             opponents: names,
             obs: matrix(py, num_envs, o),
             mask: matrix(py, num_envs, a),
+            packed_mask: matrix(py, num_envs, a.div_ceil(64)),
             player: vector(py, num_envs),
             rewards: matrix(py, num_envs, players),
             terminated: vector(py, num_envs),
@@ -526,6 +552,11 @@ impl PyVectorEnv {
             ok(env.check_actions(&acts))?;
         }
         let driver = take_driver()?;
+        if let Some(assist) = &self.assist {
+            // No step is in flight: every round so far is closed.
+            self.round
+                .store(assist.last_closed() + 1, Ordering::Release);
+        }
         let env = Arc::clone(&self.env);
         let job = Box::new(move || -> StepOutput {
             let mut env = env
@@ -554,8 +585,12 @@ impl PyVectorEnv {
     }
 
     /// Waits for the step `step_async` started and returns `(obs, mask,
-    /// player, rewards, terminated, truncated)`, as `step` does. The GIL is
-    /// released while it waits; Ctrl-C raises KeyboardInterrupt within a
+    /// player, rewards, terminated, truncated)`, as `step` does. Rather than
+    /// wait idle, the calling thread first helps play the step's remaining
+    /// games beside the env's threads (not when a seat is played by a
+    /// search bot, whose games are long), so that a caller that alternates
+    /// two envs keeps two cores busy. The GIL is released while it waits;
+    /// Ctrl-C raises KeyboardInterrupt within a
     /// fraction of a second and leaves the step in flight (call `step_wait`
     /// again to collect it).
     ///
@@ -574,8 +609,18 @@ impl PyVectorEnv {
                 "step_wait: the env's step thread is missing".into(),
             ));
         };
+        // First, help play the step (the rest of its games are split
+        // between its thread and this one), then collect it.
+        let mut help = self.assist.as_deref();
+        let round = self.round.load(Ordering::Acquire);
         let output = loop {
-            match py.detach(|| driver.wait(POLL)) {
+            let waited = py.detach(|| {
+                if let Some(assist) = help.take() {
+                    assist.help(round, POLL, &|| driver.is_done());
+                }
+                driver.wait(POLL)
+            });
+            match waited {
                 Waited::Done(output) => break output,
                 Waited::Running => py.check_signals()?,
                 Waited::Idle => {
@@ -679,6 +724,15 @@ impl PyVectorEnv {
     fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
         self.idle("action_mask")?;
         Ok(self.mask.bind(py).clone())
+    }
+    /// uint64 `[n, ceil(num_actions / 64)]`: the same mask packed, bit
+    /// `a % 64` of word `a // 64` set when action `a` is legal (what
+    /// `np.packbits(mask, axis=1, bitorder="little")` gives, in 64-bit
+    /// words). `splendor.envs.random_legal_actions` draws from it faster.
+    #[getter]
+    fn packed_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u64>>> {
+        self.idle("packed_mask")?;
+        Ok(self.packed_mask.bind(py).clone())
     }
     /// int32 `[n]`: the player to move.
     #[getter]

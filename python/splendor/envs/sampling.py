@@ -32,21 +32,34 @@ _THREE = np.uint64(3)
 
 
 def random_legal_actions(
-    mask: npt.NDArray[np.bool_], rng: np.random.Generator
+    mask: npt.NDArray[np.bool_] | npt.NDArray[np.uint64], rng: np.random.Generator
 ) -> npt.NDArray[np.int64]:
-    """One action id per row of the bool ``mask`` ``[n, num_actions]``, uniform over the
-    row's legal actions.
+    """One action id per row of ``mask``, uniform over the row's legal actions.
 
-    It works on the mask packed into 64-bit words: the word, then the byte, then the bit
-    holding the ``k``-th legal action of each row are found with a few vectorised
-    operations, several times faster than ``np.nonzero`` on a wide mask. Every row must
-    have a legal action. The draws depend only on the mask and ``rng``.
+    ``mask`` is either bool ``[n, num_actions]`` (``VectorEnv.action_mask``) or the
+    same mask packed into uint64 ``[n, words]``, bit ``a % 64`` of word ``a // 64``
+    (``VectorEnv.packed_mask``), from which it draws about 1.5x faster. Both give
+    the same draws for the same ``rng``.
+
+    It works on the mask packed into 64-bit words: the word, then the byte, then the
+    bit holding the ``k``-th legal action of each row are found with a few vectorised
+    operations, several times faster than ``np.nonzero`` on a wide mask. Every row
+    must have a legal action. The draws depend only on the mask and ``rng``.
     """
-    n, width = mask.shape
+    if mask.dtype == np.uint64:
+        if mask.ndim != 2:
+            raise ValueError(f"a packed mask is [n, words], got shape {mask.shape}")
+        if not hasattr(np, "bitwise_count"):  # NumPy < 2.0
+            unpacked = np.unpackbits(mask.view(np.uint8), axis=1, bitorder="little")
+            return _by_bytes(unpacked.view(np.bool_), rng)
+        # Row-aligned words: the rows' words side by side, [words, n].
+        return _draw(mask.T.copy(), 0, rng)
+    bools: npt.NDArray[np.bool_] = mask.astype(np.bool_, copy=False)
+    n, width = bools.shape
     if not hasattr(np, "bitwise_count"):  # NumPy < 2.0
-        return _by_bytes(mask, rng)
-    words_of_row, own_bits, first_bit, span, columns = _layout(n, width)
-    bits = np.packbits(mask.reshape(-1), bitorder="little")
+        return _by_bytes(bools, rng)
+    words_of_row, own_bits, first_bit = _layout(n, width)
+    bits = np.packbits(bools.reshape(-1), bitorder="little")
     if bits.size % 8:
         bits = np.concatenate([bits, np.zeros(8 - bits.size % 8, dtype=np.uint8)])
     words = bits.view("<u8")
@@ -54,6 +67,18 @@ def random_legal_actions(
     # the running sums below go a row of words at a time.
     row_words = words.take(words_of_row)
     row_words &= own_bits
+    return _draw(row_words, first_bit, rng)
+
+
+def _draw(
+    row_words: npt.NDArray[np.uint64],
+    first_bit: npt.NDArray[np.int64] | int,
+    rng: np.random.Generator,
+) -> npt.NDArray[np.int64]:
+    """The draws from ``row_words`` ``[span, n]`` (column ``r``: the words holding
+    row ``r``'s actions, only its bits set; ``first_bit``: the offset of its action 0
+    from the first word's bit 0, zero or less)."""
+    span, n = row_words.shape
     counts = np.bitwise_count(row_words).astype(np.int32)
     # np.cumsum along axis 0 goes element by element; a row at a time is vectorised.
     running = counts.copy()
@@ -66,7 +91,7 @@ def random_legal_actions(
     # The word holding each row's k-th legal action: how many running sums are <= k.
     which = (running <= k).view(np.uint8).sum(axis=0, dtype=np.uint8).astype(np.int64)
     at = which * n
-    at += columns
+    at += _columns(n)
     word = row_words.reshape(-1).take(at)
     running -= counts  # now the legal actions before each word
     j = (k - running.reshape(-1).take(at)).astype(np.uint64)
@@ -85,16 +110,21 @@ def random_legal_actions(
 
 
 @functools.lru_cache(maxsize=16)
+def _columns(n: int) -> npt.NDArray[np.int64]:
+    columns = np.arange(n, dtype=np.int64)
+    columns.setflags(write=False)
+    return columns
+
+
+@functools.lru_cache(maxsize=16)
 def _layout(
     n: int, width: int
-) -> tuple[
-    npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int64], int, npt.NDArray[np.int64]
-]:
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
     """Where the rows of an ``[n, width]`` mask lie once packed flat into 64-bit words
     (row ``r`` is bits ``r * width`` to ``r * width + width - 1``): per row, the
     ``span`` words it touches ``[span, n]`` (past the last word: the last word, with
-    none of its bits), the masks of its own bits in them, the offset of its first bit
-    from the first word's, and ``arange(n)``."""
+    none of its bits), the masks of its own bits in them, and the offset of its first
+    bit from the first word's."""
     start = np.arange(n, dtype=np.int64) * width
     span = (width + 62) // 64 + 1
     words = (start >> 6)[None, :] + np.arange(span, dtype=np.int64)[:, None]
@@ -113,10 +143,9 @@ def _layout(
     own[words > last] = 0
     np.minimum(words, last, out=words)
     first = low[0] - start
-    columns = np.arange(n, dtype=np.int64)
-    for array in (words, own, first, columns):
+    for array in (words, own, first):
         array.setflags(write=False)
-    return words, own, first, span, columns
+    return words, own, first
 
 
 def _by_bytes(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.int64]:
