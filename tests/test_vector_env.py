@@ -502,6 +502,36 @@ def test_step_async_returns_before_the_step_ends() -> None:
     np.testing.assert_array_equal(env.observation, twin.observation)
 
 
+def test_step_wait_plays_part_of_the_step_unless_a_search_bot_plays() -> None:
+    # The calling thread's CPU time inside step_wait: helping, it plays a share of the
+    # games (about half); waiting, it only polls (at most ~0.3 ms a call, then it
+    # sleeps). One synchronous step of the same games measures what a whole step costs.
+    def wait_cpu(env: splendor.VectorEnv, rng: np.random.Generator) -> float:
+        env.step_async(random_legal(env.action_mask, rng))
+        start = time.thread_time()
+        env.step_wait()
+        return time.thread_time() - start
+
+    rng = np.random.default_rng(0)
+    env = splendor.VectorEnv("base", 20_000, seed=1)
+    steps = []
+    for _ in range(3):
+        actions = random_legal(env.action_mask, rng)
+        start = time.thread_time()
+        env.step(actions)
+        steps.append(time.thread_time() - start)
+    whole_step = float(np.median(steps))
+    helped = sum(wait_cpu(env, rng) for _ in range(10))
+    # Ten steps, about half of each played here: ~5 whole steps; not helping, < 3 ms.
+    assert helped > 2 * whole_step, (helped, whole_step)
+    # A search bot's seat: its games are long, and step_wait waits (answering Ctrl-C);
+    # 64 games are two chunks, one of which a helping caller would play.
+    searching = splendor.VectorEnv("base", 64, opponents=[None, "mcts:200"], seed=1)
+    start = time.perf_counter()
+    waited = wait_cpu(searching, rng)
+    assert waited < 0.25 * (time.perf_counter() - start), waited
+
+
 def test_the_arrays_cannot_be_resized_under_a_step() -> None:
     env = splendor.VectorEnv("base", 3)
     for array in (env.observation, env.action_mask, env.episode_length):
