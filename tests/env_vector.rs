@@ -209,14 +209,23 @@ fn same_arrays_for_any_thread_count() {
 /// play chunks of some steps.
 #[test]
 fn a_helper_joining_the_step_changes_nothing() {
-    let n = 300; // ten chunks
+    // Ten chunks of games; a searching seat makes each step long (~10 ms),
+    // longer than a time slice, so that the helper, one more thread on a busy
+    // machine, gets to run while some step is open to it.
+    let n = 300;
+    let steps = 20;
+    let bot = BotSpec::parse("mcts:30").unwrap();
+    let config = |threads| EnvConfig {
+        opponents: vec![None, Some(bot.clone())],
+        ..config(n, 2, 42, threads)
+    };
     let alone = {
-        let mut env = VectorEnv::<BaseState>::new(config(n, 2, 42, 1)).unwrap();
+        let mut env = VectorEnv::<BaseState>::new(config(1)).unwrap();
         let mut a = Arrays::new::<BaseState>(n, 2);
         env.reset(None, a.buffers()).unwrap();
         let mut rng = SplitMix64::new(8);
         let mut out = vec![a.clone()];
-        for _ in 0..150 {
+        for _ in 0..steps {
             let acts = pick::<BaseState>(&a, &mut rng);
             env.step(&acts, a.buffers()).unwrap();
             out.push(a.clone());
@@ -224,12 +233,11 @@ fn a_helper_joining_the_step_changes_nothing() {
         out
     };
     for threads in [1, 2] {
-        let mut env = VectorEnv::<BaseState>::new(config(n, 2, 42, threads)).unwrap();
+        let mut env = VectorEnv::<BaseState>::new(config(threads)).unwrap();
         let assist = env.assist();
         let mut a = Arrays::new::<BaseState>(n, 2);
         env.reset(None, a.buffers()).unwrap();
         let first = assist.last_closed() + 1;
-        let steps = 150;
         let mut rng = SplitMix64::new(8);
         let mut out = vec![a.clone()];
         let helped = std::thread::scope(|s| {
