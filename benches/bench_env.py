@@ -64,12 +64,17 @@ def quartiles(values: list[float]) -> tuple[float, float, float]:
     return float(q1), float(q2), float(q3)
 
 
+def mask_of(
+    env: splendor.VectorEnv, packed: bool
+) -> npt.NDArray[np.bool_] | npt.NDArray[np.uint64]:
+    """The mask the actions are drawn from: ``packed_mask`` or ``action_mask``."""
+    return env.packed_mask if packed else env.action_mask
+
+
 def vector_env(variant: str, n: int, threads: int, packed: bool) -> Runner:
     env = splendor.VectorEnv(variant, n, threads=threads, seed=1)
     rng = np.random.default_rng(0)
-    mask: npt.NDArray[np.bool_] | npt.NDArray[np.uint64] = (
-        env.packed_mask if packed else env.action_mask
-    )
+    mask = mask_of(env, packed)
 
     def run(steps: int) -> int:
         for _ in range(steps):
@@ -86,10 +91,7 @@ def vector_env_pipelined(variant: str, n: int, threads: int, packed: bool) -> Ru
     half = n // 2
     a, b = (splendor.VectorEnv(variant, half, threads=threads, seed=s) for s in (1, 2))
     rng = np.random.default_rng(0)
-    mask_a: npt.NDArray[np.bool_] | npt.NDArray[np.uint64] = a.action_mask
-    mask_b: npt.NDArray[np.bool_] | npt.NDArray[np.uint64] = b.action_mask
-    if packed:
-        mask_a, mask_b = a.packed_mask, b.packed_mask
+    mask_a, mask_b = mask_of(a, packed), mask_of(b, packed)
 
     def run(steps: int) -> int:
         a.step_async(random_legal(mask_a, rng))

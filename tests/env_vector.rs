@@ -177,21 +177,51 @@ fn history<G: Observed>(
     opponents: Vec<Option<BotSpec>>,
     steps: usize,
 ) -> Vec<Arrays> {
+    played::<G>(threads, opponents, steps, false).0
+}
+
+/// [`history`], and, `with_helper`, a second thread helping through
+/// `assist` in every step (as `step_wait` does): also how many steps it
+/// joined.
+fn played<G: Observed>(
+    threads: usize,
+    opponents: Vec<Option<BotSpec>>,
+    steps: usize,
+    with_helper: bool,
+) -> (Vec<Arrays>, usize) {
     let players = opponents.len();
     let n = 133; // five chunks, the last one short
     let mut cfg = config(n, players as u8, 99, threads);
     cfg.opponents = opponents;
     let mut env = VectorEnv::<G>::new(cfg).unwrap();
+    let assist = env.assist();
     let mut a = Arrays::new::<G>(n, players);
     env.reset(None, a.buffers()).unwrap();
+    let first = assist.last_closed() + 1;
     let mut rng = SplitMix64::new(5);
     let mut out = vec![a.clone()];
-    for _ in 0..steps {
-        let acts = pick::<G>(&a, &mut rng);
-        env.step(&acts, a.buffers()).unwrap();
-        out.push(a.clone());
+    let mut play = || {
+        for _ in 0..steps {
+            let acts = pick::<G>(&a, &mut rng);
+            env.step(&acts, a.buffers()).unwrap();
+            out.push(a.clone());
+        }
+    };
+    if !with_helper {
+        play();
+        return (out, 0);
     }
-    out
+    let helped = std::thread::scope(|s| {
+        // One helper for every step, already waiting when each opens.
+        let helper = s.spawn(|| {
+            (first..first + steps as u64)
+                .filter(|&round| assist.help(round, Duration::from_secs(10), &|| false))
+                .count()
+        });
+        play();
+        helper.join().unwrap()
+    });
+    (out, helped)
 }
 
 #[test]
@@ -209,51 +239,13 @@ fn same_arrays_for_any_thread_count() {
 /// play chunks of some steps.
 #[test]
 fn a_helper_joining_the_step_changes_nothing() {
-    // Ten chunks of games; a searching seat makes each step long (~10 ms),
-    // longer than a time slice, so that the helper, one more thread on a busy
-    // machine, gets to run while some step is open to it.
-    let n = 300;
-    let steps = 20;
-    let bot = BotSpec::parse("mcts:30").unwrap();
-    let config = |threads| EnvConfig {
-        opponents: vec![None, Some(bot.clone())],
-        ..config(n, 2, 42, threads)
-    };
-    let alone = {
-        let mut env = VectorEnv::<BaseState>::new(config(1)).unwrap();
-        let mut a = Arrays::new::<BaseState>(n, 2);
-        env.reset(None, a.buffers()).unwrap();
-        let mut rng = SplitMix64::new(8);
-        let mut out = vec![a.clone()];
-        for _ in 0..steps {
-            let acts = pick::<BaseState>(&a, &mut rng);
-            env.step(&acts, a.buffers()).unwrap();
-            out.push(a.clone());
-        }
-        out
-    };
+    // A searching seat makes each step long (~10 ms), longer than a time
+    // slice, so that the helper, one more thread on a busy machine, gets to
+    // run while some step is open to it.
+    let bots = vec![None, Some(BotSpec::parse("mcts:60").unwrap())];
+    let alone = history::<BaseState>(1, bots.clone(), 20);
     for threads in [1, 2] {
-        let mut env = VectorEnv::<BaseState>::new(config(threads)).unwrap();
-        let assist = env.assist();
-        let mut a = Arrays::new::<BaseState>(n, 2);
-        env.reset(None, a.buffers()).unwrap();
-        let first = assist.last_closed() + 1;
-        let mut rng = SplitMix64::new(8);
-        let mut out = vec![a.clone()];
-        let helped = std::thread::scope(|s| {
-            // One helper for every step, already waiting when each opens.
-            let helper = s.spawn(|| {
-                (first..first + steps)
-                    .filter(|&round| assist.help(round, Duration::from_secs(10), &|| false))
-                    .count()
-            });
-            for _ in 0..steps {
-                let acts = pick::<BaseState>(&a, &mut rng);
-                env.step(&acts, a.buffers()).unwrap();
-                out.push(a.clone());
-            }
-            helper.join().unwrap()
-        });
+        let (out, helped) = played::<BaseState>(threads, bots.clone(), 20, true);
         assert_eq!(out, alone, "threads={threads}");
         assert!(helped > 0, "threads={threads}: the helper never played");
     }

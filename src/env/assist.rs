@@ -10,14 +10,16 @@
 //! ends up split evenly between the step thread and the waiter, whatever
 //! each was doing before.
 //!
-//! Each step that plays games (a *round*) gets the next round number. The
-//! stepping thread [`open`](Assist::open)s the round with its claim loop,
-//! runs that loop itself, then [`close`](Assist::close)s it: no helper enters
-//! after that, and `close` returns once every helper inside has left (they
-//! borrow the step's games and buffers). A helper that comes for round `r`
-//! before it opens waits for it; one that comes after it closed leaves at
-//! once.
+//! Each step (a *round*) gets the next round number. In
+//! [`run_round`](Assist::run_round) the stepping thread opens the round to
+//! helpers with their claim loop, runs its own, then closes the round: no
+//! helper enters after that, and it returns once every helper inside has
+//! left (they borrow the step's games and buffers). A step refused for a bad
+//! action is a round too ([`skip_round`](Assist::skip_round)). A helper
+//! ([`help`](Assist::help)) that comes for round `r` before it opens waits
+//! for it; one that comes after it closed leaves at once.
 
+use super::workers::wait_until;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::thread;
@@ -134,20 +136,6 @@ impl Assist {
         }
         self.inside.fetch_sub(1, Ordering::SeqCst);
         true
-    }
-}
-
-/// Returns once `done()` is true, spinning briefly, then yielding the core
-/// (the helpers being waited for may need it).
-fn wait_until(done: impl Fn() -> bool) {
-    for _ in 0..256 {
-        if done() {
-            return;
-        }
-        std::hint::spin_loop();
-    }
-    while !done() {
-        thread::yield_now();
     }
 }
 

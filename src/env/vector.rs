@@ -302,13 +302,7 @@ impl<G: Observed> VectorEnv<G> {
     /// legal now), without playing anything: the asynchronous step checks
     /// the actions on the caller's thread before handing the step over.
     pub fn check_actions(&self, actions: &[i64]) -> Result<(), GameError> {
-        if actions.len() != self.slots.len() {
-            return Err(GameError::Config(format!(
-                "expected {} actions (one per env), got {}",
-                self.slots.len(),
-                actions.len()
-            )));
-        }
+        self.check_count(actions)?;
         for (i, (slot, &a)) in self.slots.iter().zip(actions).enumerate() {
             slot.checked(a, i)?;
         }
@@ -319,17 +313,10 @@ impl<G: Observed> VectorEnv<G> {
     /// seat is to move), resetting games that end. Illegal or out-of-range
     /// actions are reported for the first such env and change nothing.
     pub fn step(&mut self, actions: &[i64], buf: Buffers<'_>) -> Result<(), GameError> {
-        if let Err(e) = self.check(&buf) {
+        if let Err(e) = self.check(&buf).and_then(|()| self.check_count(actions)) {
+            // A round that plays nothing: a helper waiting for it leaves.
             self.assist.skip_round();
             return Err(e);
-        }
-        if actions.len() != self.slots.len() {
-            self.assist.skip_round();
-            return Err(GameError::Config(format!(
-                "expected {} actions (one per env), got {}",
-                self.slots.len(),
-                actions.len()
-            )));
         }
         // Each action is read once, here, and kept in its slot: the caller's
         // array is never read again, so a writer racing this call cannot make
@@ -373,6 +360,18 @@ impl<G: Observed> VectorEnv<G> {
         Ok(())
     }
 
+    /// An error unless `actions` has one action per env.
+    fn check_count(&self, actions: &[i64]) -> Result<(), GameError> {
+        if actions.len() != self.slots.len() {
+            return Err(GameError::Config(format!(
+                "expected {} actions (one per env), got {}",
+                self.slots.len(),
+                actions.len()
+            )));
+        }
+        Ok(())
+    }
+
     fn check(&self, buf: &Buffers<'_>) -> Result<(), GameError> {
         let n = self.slots.len();
         let p = usize::from(self.config.game.num_players);
@@ -400,13 +399,13 @@ impl<G: Observed> VectorEnv<G> {
     /// Runs `check(first, slots)` on every chunk of the envs (`first` the
     /// index of the chunk's first env), then, only if every call returned
     /// true, `f` on every env with its rows, and returns whether it did.
-    /// The chunks are claimed one at a time by every thread taking part: the
-    /// calling thread, the env's workers when `threads > 1` (one hand-off, a
-    /// barrier between the phases), and, in the second phase, any helper
-    /// that joins through [`assist`](Self::assist) (a caller waiting for
-    /// this step). Claiming small chunks rather than splitting the envs in
-    /// fixed shards keeps the threads busy to the end whatever each was
-    /// doing when the step began.
+    /// The chunks are claimed one at a time (see [`Claims`]): each thread of
+    /// the step (the calling thread, and the env's workers when `threads >
+    /// 1`: one hand-off, a barrier between the phases) walks its own shard
+    /// of them, then takes what the others have left; in the second phase
+    /// any helper that joins through [`assist`](Self::assist) (a caller
+    /// waiting for this step) takes leftovers too. So the threads finish
+    /// together whatever each was doing when the step began.
     fn sharded<C, F>(&mut self, buf: Buffers<'_>, check: C, f: F) -> bool
     where
         C: Fn(usize, &mut [Slot<G>]) -> bool + Sync,

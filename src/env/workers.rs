@@ -29,7 +29,8 @@ use std::time::{Duration, Instant};
 pub const WARM: Duration = Duration::from_micros(300);
 
 /// How long a thread waiting for the others of its step (at the barrier of
-/// [`Workers::run_phases`], or for the workers' shards) spins before it
+/// [`Workers::run_phases`], for the workers' shards, or for the helpers of
+/// an [`Assist`](super::assist::Assist) round to leave) spins before it
 /// polls by yielding its core: about one hand-off's time, so that the usual
 /// wait costs no system call, and a long one (a thread descheduled on a busy
 /// machine) wastes little.
@@ -199,7 +200,7 @@ impl Workers {
 
 /// Returns once `done()` is true: spinning for up to [`SPIN`], then yielding
 /// the core between looks (a thread waited for may need it).
-fn wait_until(done: impl Fn() -> bool) {
+pub(super) fn wait_until(done: impl Fn() -> bool) {
     let start = Instant::now();
     while start.elapsed() < SPIN {
         for _ in 0..32 {

@@ -590,9 +590,8 @@ impl PyVectorEnv {
     /// games beside the env's threads (not when a seat is played by a
     /// search bot, whose games are long), so that a caller that alternates
     /// two envs keeps two cores busy. The GIL is released while it waits;
-    /// Ctrl-C raises KeyboardInterrupt within a
-    /// fraction of a second and leaves the step in flight (call `step_wait`
-    /// again to collect it).
+    /// Ctrl-C raises KeyboardInterrupt within a fraction of a second and
+    /// leaves the step in flight (call `step_wait` again to collect it).
     ///
     /// Raises:
     ///     InvalidStateError: No step in flight.

@@ -46,17 +46,17 @@ def random_legal_actions(
     operations, several times faster than ``np.nonzero`` on a wide mask. Every row
     must have a legal action. The draws depend only on the mask and ``rng``.
     """
+    fast = hasattr(np, "bitwise_count")  # NumPy >= 2.0; else the byte path
     if mask.dtype == np.uint64:
         if mask.ndim != 2:
             raise ValueError(f"a packed mask is [n, words], got shape {mask.shape}")
-        if not hasattr(np, "bitwise_count"):  # NumPy < 2.0
-            unpacked = np.unpackbits(mask.view(np.uint8), axis=1, bitorder="little")
-            return _by_bytes(unpacked.view(np.bool_), rng)
-        # Row-aligned words: the rows' words side by side, [words, n].
-        return _draw(mask.T.copy(), 0, rng)
+        if fast:
+            # Row-aligned words: the rows' words side by side, [words, n].
+            return _draw(mask.T.copy(), 0, rng)
+        mask = np.unpackbits(mask.view(np.uint8), axis=1, bitorder="little").view(np.bool_)
     bools: npt.NDArray[np.bool_] = mask.astype(np.bool_, copy=False)
     n, width = bools.shape
-    if not hasattr(np, "bitwise_count"):  # NumPy < 2.0
+    if not fast:
         return _by_bytes(bools, rng)
     words_of_row, own_bits, first_bit = _layout(n, width)
     bits = np.packbits(bools.reshape(-1), bitorder="little")
