@@ -11,10 +11,12 @@ from typing import (
     TypedDict,
     final,
     overload,
+    type_check_only,
 )
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self
 
 __all__ = [
     "VARIANTS",
@@ -130,18 +132,156 @@ class Outcome:
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
 
+@type_check_only
+class _State:
+    """What every state class shares (a name for the stubs only: at run time
+    each state class defines these itself)."""
+
+    __hash__: None  # type: ignore[assignment]
+    def __new__(cls, *_args: object, **_kwargs: object) -> Self:
+        """No constructor: raises ``ConfigError`` (use ``new_game`` or ``from_json``)."""
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions, ascending by id (empty once the game is over)."""
+
+    def legal_action_ids(self) -> list[int]:
+        """The legal action ids, ascending."""
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A boolean array of length ``num_actions``, true at the legal ids."""
+
+    def apply(self, action: Action | SupportsIndex | str) -> None:
+        """Plays an action in place.
+
+        Args:
+            action: An ``Action``, an int id or the action text.
+
+        Raises:
+            IllegalActionError: The action is not legal now (the state is unchanged).
+            InvalidActionError: The text does not parse, the id is out of
+                range, or the argument has the wrong type.
+        """
+
+    def child(self, action: Action | SupportsIndex | str) -> Self:
+        """The state after ``action``; this one is unchanged.
+
+        Args:
+            action: An ``Action``, an int id or the action text.
+
+        Returns:
+            A new state.
+
+        Raises:
+            IllegalActionError: The action is not legal now.
+            InvalidActionError: The action is malformed.
+        """
+
+    def clone(self) -> Self:
+        """An independent copy."""
+
+    @property
+    def current_player(self) -> int:
+        """The seat to decide, or -1 once the game is over."""
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space (ids are ``0..num_actions``)."""
+
+    @property
+    def observation_size(self) -> int:
+        """Length of ``observation()``."""
+
+    @property
+    def variant(self) -> str:
+        """The variant name: ``"base"``, ``"duel"`` or ``"marvel"``."""
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    def returns(self) -> list[float]:
+        """One return per seat: the outcome's exact returns, zeros before the end."""
+
+    def scores(self) -> list[int]:
+        """Current points of each seat (Duel: prestige points, of cards and royals)."""
+
+    def heuristic(self, player: int) -> float:
+        """Value in ``[0, 1]`` of the position for ``player`` (docs/base.md and
+        docs/duel.md, *Heuristic*; docs/marvel.md §8).
+
+        The player's return once the game is over. The search scores rollout
+        cut-offs and sets move priors with it; ``GreedyBot`` maximises it.
+
+        Raises:
+            ConfigError: ``player`` is not a seat.
+        """
+
+    def observation(self, player: int) -> npt.NDArray[np.float32]:
+        """The float32 encoding of what ``player`` can see (layout in the
+        variant's ``docs/<variant>.md``).
+
+        Args:
+            player: The observing seat.
+
+        Raises:
+            ConfigError: ``player`` is not a seat of this game.
+        """
+
+    def to_json(self, player: int | None = None) -> str:
+        """Canonical JSON (compact, keys sorted).
+
+        Args:
+            player: None for the full state, or the seat whose view (hidden
+                cards redacted) to write.
+
+        Raises:
+            ConfigError: ``player`` is not a seat of this game.
+        """
+
+    def determinize(self, player: int, *, seed: int) -> Self:
+        """A full state consistent with ``player``'s view, hidden cards resampled.
+
+        Args:
+            player: The observing seat.
+            seed: Seed of the SplitMix64 stream that reshuffles the hidden cards.
+
+        Raises:
+            ConfigError: Bad seat or seed (an int between 0 and 2**64 - 1).
+        """
+
+    def action_from_text(self, text: str) -> Action:
+        """Parses action text (case-insensitive).
+
+        Raises:
+            InvalidActionError: The text does not parse, or is not a str.
+        """
+
+    def action_from_id(self, id: SupportsIndex) -> Action:
+        """The action with id ``id``.
+
+        Raises:
+            InvalidActionError: The id is out of range.
+        """
+
+    def __eq__(self, value: object, /) -> bool: ...
+    def __copy__(self) -> Self: ...
+    def __deepcopy__(self, memo: Any, /) -> Self: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
 @final
-class BaseState:
+class BaseState(_State):
     """A Splendor (base game) state; mutable, ``child`` and ``clone`` copy it.
 
     The action table, JSON format and observation layout are in ``docs/base.md``.
     States compare equal when their full JSON is equal; they are not hashable.
     ``str(state)`` draws the board; pickle and ``copy.deepcopy`` work.
     """
-
-    __hash__: None  # type: ignore[assignment]
-    def __new__(cls, *_args: object, **_kwargs: object) -> BaseState:
-        """No constructor: raises ``ConfigError`` (use ``new_game`` or ``from_json``)."""
 
     @staticmethod
     def from_json(text: str) -> BaseState:
@@ -158,149 +298,14 @@ class BaseState:
                 (the message names the problem), or ``text`` is not a str.
         """
 
-    def legal_actions(self) -> list[Action]:
-        """The legal actions, ascending by id (empty once the game is over)."""
-
-    def legal_action_ids(self) -> list[int]:
-        """The legal action ids, ascending."""
-
-    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
-        """A boolean array of length ``num_actions``, true at the legal ids."""
-
-    def apply(self, action: Action | SupportsIndex | str) -> None:
-        """Plays an action in place.
-
-        Args:
-            action: An ``Action``, an int id or the action text.
-
-        Raises:
-            IllegalActionError: The action is not legal now (the state is unchanged).
-            InvalidActionError: The text does not parse, the id is out of
-                range, or the argument has the wrong type.
-        """
-
-    def child(self, action: Action | SupportsIndex | str) -> BaseState:
-        """The state after ``action``; this one is unchanged.
-
-        Args:
-            action: An ``Action``, an int id or the action text.
-
-        Returns:
-            A new state.
-
-        Raises:
-            IllegalActionError: The action is not legal now.
-            InvalidActionError: The action is malformed.
-        """
-
-    def clone(self) -> BaseState:
-        """An independent copy."""
-
-    @property
-    def current_player(self) -> int:
-        """The seat to decide, or -1 once the game is over."""
-
-    @property
-    def num_players(self) -> int:
-        """Number of seats."""
-
-    @property
-    def num_actions(self) -> int:
-        """Size of the action space (ids are ``0..num_actions``)."""
-
-    @property
-    def observation_size(self) -> int:
-        """Length of ``observation()``."""
-
-    @property
-    def variant(self) -> str:
-        """The variant name, ``"base"``."""
-
-    def is_terminal(self) -> bool:
-        """True once the game is over."""
-
-    def outcome(self) -> Outcome | None:
-        """The result once the game is over, else None."""
-
-    def returns(self) -> list[float]:
-        """One return per seat: the outcome's exact returns, zeros before the end."""
-
-    def scores(self) -> list[int]:
-        """Current points of each seat."""
-
-    def heuristic(self, player: int) -> float:
-        """Value in ``[0, 1]`` of the position for ``player`` (docs/base.md, *Heuristic*).
-
-        The player's return once the game is over. The search scores rollout
-        cut-offs and sets move priors with it; ``GreedyBot`` maximises it.
-
-        Raises:
-            ConfigError: ``player`` is not a seat.
-        """
-
-    def observation(self, player: int) -> npt.NDArray[np.float32]:
-        """The float32 encoding of what ``player`` can see (layout in ``docs/base.md``).
-
-        Args:
-            player: The observing seat.
-
-        Raises:
-            ConfigError: ``player`` is not a seat of this game.
-        """
-
-    def to_json(self, player: int | None = None) -> str:
-        """Canonical JSON (compact, keys sorted).
-
-        Args:
-            player: None for the full state, or the seat whose view (hidden
-                cards redacted) to write.
-
-        Raises:
-            ConfigError: ``player`` is not a seat of this game.
-        """
-
-    def determinize(self, player: int, *, seed: int) -> BaseState:
-        """A full state consistent with ``player``'s view, hidden cards resampled.
-
-        Args:
-            player: The observing seat.
-            seed: Seed of the SplitMix64 stream that reshuffles the hidden cards.
-
-        Raises:
-            ConfigError: Bad seat or seed (an int between 0 and 2**64 - 1).
-        """
-
-    def action_from_text(self, text: str) -> Action:
-        """Parses action text (case-insensitive).
-
-        Raises:
-            InvalidActionError: The text does not parse, or is not a str.
-        """
-
-    def action_from_id(self, id: SupportsIndex) -> Action:
-        """The action with id ``id``.
-
-        Raises:
-            InvalidActionError: The id is out of range.
-        """
-
-    def __eq__(self, value: object, /) -> bool: ...
-    def __copy__(self) -> BaseState: ...
-    def __deepcopy__(self, memo: Any, /) -> BaseState: ...
-    def __reduce__(self) -> tuple[Any, ...]: ...
-
 @final
-class DuelState:
+class DuelState(_State):
     """A Splendor Duel state (2 players); mutable, ``child`` and ``clone`` copy it.
 
     The action table, JSON format and observation layout are in ``docs/duel.md``.
     States compare equal when their full JSON is equal; they are not hashable.
     ``str(state)`` draws the board; pickle and ``copy.deepcopy`` work.
     """
-
-    __hash__: None  # type: ignore[assignment]
-    def __new__(cls, *_args: object, **_kwargs: object) -> DuelState:
-        """No constructor: raises ``ConfigError`` (use ``new_game`` or ``from_json``)."""
 
     @staticmethod
     def from_json(text: str) -> DuelState:
@@ -317,139 +322,8 @@ class DuelState:
                 (the message names the problem), or ``text`` is not a str.
         """
 
-    def legal_actions(self) -> list[Action]:
-        """The legal actions, ascending by id (empty once the game is over)."""
-
-    def legal_action_ids(self) -> list[int]:
-        """The legal action ids, ascending."""
-
-    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
-        """A boolean array of length ``num_actions``, true at the legal ids."""
-
-    def apply(self, action: Action | SupportsIndex | str) -> None:
-        """Plays an action in place.
-
-        Args:
-            action: An ``Action``, an int id or the action text.
-
-        Raises:
-            IllegalActionError: The action is not legal now (the state is unchanged).
-            InvalidActionError: The text does not parse, the id is out of
-                range, or the argument has the wrong type.
-        """
-
-    def child(self, action: Action | SupportsIndex | str) -> DuelState:
-        """The state after ``action``; this one is unchanged.
-
-        Args:
-            action: An ``Action``, an int id or the action text.
-
-        Returns:
-            A new state.
-
-        Raises:
-            IllegalActionError: The action is not legal now.
-            InvalidActionError: The action is malformed.
-        """
-
-    def clone(self) -> DuelState:
-        """An independent copy."""
-
-    @property
-    def current_player(self) -> int:
-        """The seat to decide, or -1 once the game is over."""
-
-    @property
-    def num_players(self) -> int:
-        """Number of seats."""
-
-    @property
-    def num_actions(self) -> int:
-        """Size of the action space (ids are ``0..num_actions``)."""
-
-    @property
-    def observation_size(self) -> int:
-        """Length of ``observation()``."""
-
-    @property
-    def variant(self) -> str:
-        """The variant name, ``"duel"``."""
-
-    def is_terminal(self) -> bool:
-        """True once the game is over."""
-
-    def outcome(self) -> Outcome | None:
-        """The result once the game is over, else None."""
-
-    def returns(self) -> list[float]:
-        """One return per seat: the outcome's exact returns, zeros before the end."""
-
-    def scores(self) -> list[int]:
-        """Current prestige points of each seat (cards and royals)."""
-
-    def heuristic(self, player: int) -> float:
-        """Value in ``[0, 1]`` of the position for ``player`` (docs/duel.md, *Heuristic*).
-
-        The player's return once the game is over. The search scores rollout
-        cut-offs and sets move priors with it; ``GreedyBot`` maximises it.
-
-        Raises:
-            ConfigError: ``player`` is not a seat.
-        """
-
-    def observation(self, player: int) -> npt.NDArray[np.float32]:
-        """The float32 encoding of what ``player`` can see (layout in ``docs/duel.md``).
-
-        Args:
-            player: The observing seat.
-
-        Raises:
-            ConfigError: ``player`` is not a seat of this game.
-        """
-
-    def to_json(self, player: int | None = None) -> str:
-        """Canonical JSON (compact, keys sorted).
-
-        Args:
-            player: None for the full state, or the seat whose view (hidden
-                cards redacted) to write.
-
-        Raises:
-            ConfigError: ``player`` is not a seat of this game.
-        """
-
-    def determinize(self, player: int, *, seed: int) -> DuelState:
-        """A full state consistent with ``player``'s view, hidden cards resampled.
-
-        Args:
-            player: The observing seat.
-            seed: Seed of the SplitMix64 stream that reshuffles the hidden cards.
-
-        Raises:
-            ConfigError: Bad seat or seed (an int between 0 and 2**64 - 1).
-        """
-
-    def action_from_text(self, text: str) -> Action:
-        """Parses action text (case-insensitive).
-
-        Raises:
-            InvalidActionError: The text does not parse, or is not a str.
-        """
-
-    def action_from_id(self, id: SupportsIndex) -> Action:
-        """The action with id ``id``.
-
-        Raises:
-            InvalidActionError: The id is out of range.
-        """
-
-    def __eq__(self, value: object, /) -> bool: ...
-    def __copy__(self) -> DuelState: ...
-    def __deepcopy__(self, memo: Any, /) -> DuelState: ...
-    def __reduce__(self) -> tuple[Any, ...]: ...
-
 @final
-class MarvelState:
+class MarvelState(_State):
     """A Splendor: Marvel state; mutable, ``child`` and ``clone`` copy it.
 
     The action table, JSON format and observation layout are in ``docs/marvel.md``.
@@ -461,10 +335,6 @@ class MarvelState:
     States compare equal when their full JSON is equal; they are not hashable.
     ``str(state)`` draws the board; pickle and ``copy.deepcopy`` work.
     """
-
-    __hash__: None  # type: ignore[assignment]
-    def __new__(cls, *_args: object, **_kwargs: object) -> MarvelState:
-        """No constructor: raises ``ConfigError`` (use ``new_game`` or ``from_json``)."""
 
     @staticmethod
     def from_json(
@@ -492,137 +362,6 @@ class MarvelState:
                 the set given, the bundled set or a set a live state uses.
             CardDataError: A card or location file is unreadable or malformed.
         """
-
-    def legal_actions(self) -> list[Action]:
-        """The legal actions, ascending by id (empty once the game is over)."""
-
-    def legal_action_ids(self) -> list[int]:
-        """The legal action ids, ascending."""
-
-    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
-        """A boolean array of length ``num_actions``, true at the legal ids."""
-
-    def apply(self, action: Action | SupportsIndex | str) -> None:
-        """Plays an action in place.
-
-        Args:
-            action: An ``Action``, an int id or the action text.
-
-        Raises:
-            IllegalActionError: The action is not legal now (the state is unchanged).
-            InvalidActionError: The text does not parse, the id is out of
-                range, or the argument has the wrong type.
-        """
-
-    def child(self, action: Action | SupportsIndex | str) -> MarvelState:
-        """The state after ``action``; this one is unchanged.
-
-        Args:
-            action: An ``Action``, an int id or the action text.
-
-        Returns:
-            A new state.
-
-        Raises:
-            IllegalActionError: The action is not legal now.
-            InvalidActionError: The action is malformed.
-        """
-
-    def clone(self) -> MarvelState:
-        """An independent copy."""
-
-    @property
-    def current_player(self) -> int:
-        """The seat to decide, or -1 once the game is over."""
-
-    @property
-    def num_players(self) -> int:
-        """Number of seats."""
-
-    @property
-    def num_actions(self) -> int:
-        """Size of the action space (ids are ``0..num_actions``)."""
-
-    @property
-    def observation_size(self) -> int:
-        """Length of ``observation()``."""
-
-    @property
-    def variant(self) -> str:
-        """The variant name, ``"marvel"``."""
-
-    def is_terminal(self) -> bool:
-        """True once the game is over."""
-
-    def outcome(self) -> Outcome | None:
-        """The result once the game is over, else None."""
-
-    def returns(self) -> list[float]:
-        """One return per seat: the outcome's exact returns, zeros before the end."""
-
-    def scores(self) -> list[int]:
-        """Current points of each seat."""
-
-    def heuristic(self, player: int) -> float:
-        """Value in ``[0, 1]`` of the position for ``player`` (docs/marvel.md §8).
-
-        The player's return once the game is over. The search scores rollout
-        cut-offs and sets move priors with it; ``GreedyBot`` maximises it.
-
-        Raises:
-            ConfigError: ``player`` is not a seat.
-        """
-
-    def observation(self, player: int) -> npt.NDArray[np.float32]:
-        """The float32 encoding of what ``player`` can see (layout in ``docs/marvel.md``).
-
-        Args:
-            player: The observing seat.
-
-        Raises:
-            ConfigError: ``player`` is not a seat of this game.
-        """
-
-    def to_json(self, player: int | None = None) -> str:
-        """Canonical JSON (compact, keys sorted).
-
-        Args:
-            player: None for the full state, or the seat whose view (hidden
-                cards redacted) to write.
-
-        Raises:
-            ConfigError: ``player`` is not a seat of this game.
-        """
-
-    def determinize(self, player: int, *, seed: int) -> MarvelState:
-        """A full state consistent with ``player``'s view, hidden cards resampled.
-
-        Args:
-            player: The observing seat.
-            seed: Seed of the SplitMix64 stream that reshuffles the hidden cards.
-
-        Raises:
-            ConfigError: Bad seat or seed (an int between 0 and 2**64 - 1).
-        """
-
-    def action_from_text(self, text: str) -> Action:
-        """Parses action text (case-insensitive).
-
-        Raises:
-            InvalidActionError: The text does not parse, or is not a str.
-        """
-
-    def action_from_id(self, id: SupportsIndex) -> Action:
-        """The action with id ``id``.
-
-        Raises:
-            InvalidActionError: The id is out of range.
-        """
-
-    def __eq__(self, value: object, /) -> bool: ...
-    def __copy__(self) -> MarvelState: ...
-    def __deepcopy__(self, memo: Any, /) -> MarvelState: ...
-    def __reduce__(self) -> tuple[Any, ...]: ...
 
 _AnyState: TypeAlias = BaseState | DuelState | MarvelState
 """A state of any variant of this engine (a name for the stubs only)."""
