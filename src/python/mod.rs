@@ -11,12 +11,15 @@
 
 pub(crate) mod action;
 pub(crate) mod args;
+mod bots;
 mod env;
 pub(crate) mod errors;
 mod games;
 pub(crate) mod interrupt;
 mod marvel_data;
+mod matches;
 mod network;
+mod pickle;
 pub(crate) mod search;
 mod selfplay;
 pub(crate) mod state;

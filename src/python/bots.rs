@@ -1,0 +1,368 @@
+//! Python bindings of the bots: `RandomBot`, `GreedyBot`, `MctsBot`, and
+//! the bot arguments of `match` (a bot object or a spec string).
+
+use super::action::{ok, PyAction};
+use super::args::{self, Arg};
+use super::network::PyNetwork;
+use super::search::{search_config, StateFn};
+use super::state::Seed;
+use super::{errors, interrupt};
+use crate::game::Game;
+use crate::search::{bots, Bot, BotSpec, SearchConfig, Selection};
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+use std::sync::{Mutex, MutexGuard};
+
+/// Locks a bot. A bot is only a random stream and settings, which a panic
+/// elsewhere cannot leave half-written, so a poisoned lock is still good.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A bot stream argument of `__setstate__` (an int in `0..=2**64 - 1`).
+fn stream_arg(state: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let v = args::int_between(
+        state,
+        "bot state",
+        0,
+        u64::MAX.into(),
+        errors::invalid_state,
+    )?;
+    Ok(v as u64)
+}
+
+/// The bots that answer at once (one ply at most): they act with the GIL
+/// held, which also keeps the calls of several threads in order.
+#[derive(Clone, Debug)]
+enum QuickBot {
+    RandomBot(bots::RandomBot),
+    GreedyBot(bots::GreedyBot),
+}
+
+impl QuickBot {
+    fn stream(&self) -> u64 {
+        match self {
+            QuickBot::RandomBot(b) => b.stream(),
+            QuickBot::GreedyBot(b) => b.stream(),
+        }
+    }
+}
+
+struct QuickActFn<'a>(&'a Mutex<QuickBot>);
+
+impl StateFn for QuickActFn<'_> {
+    type Out = PyResult<PyAction>;
+    fn call<G: Game>(self, g: G) -> PyResult<PyAction> {
+        let a = match &mut *lock(self.0) {
+            QuickBot::RandomBot(b) => b.act(&g),
+            QuickBot::GreedyBot(b) => b.act(&g),
+        };
+        ok(a).map(PyAction::new_of::<G>)
+    }
+}
+
+/// Defines a `#[pyclass]` for a bot that answers at once.
+macro_rules! quick_bot {
+    ($(#[$doc:meta])* $py:ident, $name:literal, $kind:ident) => {
+        $(#[$doc])*
+        #[pyclass(frozen, module = "splendor._core", name = $name)]
+        pub(crate) struct $py {
+            bot: Mutex<QuickBot>,
+            seed: u64,
+        }
+
+        #[pymethods]
+        impl $py {
+            #[new]
+            #[pyo3(signature = (seed=Seed(0)), text_signature = "(seed=0)")]
+            fn new(seed: Seed) -> Self {
+                Self {
+                    bot: Mutex::new(QuickBot::$kind(bots::$kind::new(seed.0))),
+                    seed: seed.0,
+                }
+            }
+
+            /// The action this bot plays in `state`, a state of any variant.
+            ///
+            /// Safe to call from several threads at once (calls are taken
+            /// in turn).
+            ///
+            /// Raises:
+            ///     ConfigError: `state` is finished.
+            ///     InvalidStateError: `state` is not a state of this engine
+            ///         (a reference-engine state converts with
+            ///         `splendor.from_json(state.to_json())`).
+            #[pyo3(text_signature = "($self, state)")]
+            fn act(&self, state: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+                super::with_state(state, QuickActFn(&self.bot))?
+            }
+
+            /// Pickle support: the seed, then the random stream as it
+            /// stands, so an unpickled bot plays on exactly as this one.
+            fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+                let me = slf.get();
+                let stream = lock(&me.bot).stream();
+                (slf.get_type(), (me.seed,), stream).into_pyobject(slf.py())
+            }
+
+            /// Restores the random stream saved by `__reduce__`.
+            ///
+            /// Raises:
+            ///     InvalidStateError: `state` is not an int in
+            ///         `0..=2**64 - 1`.
+            #[pyo3(text_signature = "($self, state, /)")]
+            fn __setstate__(&self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+                let stream = stream_arg(state)?;
+                *lock(&self.bot) = QuickBot::$kind(bots::$kind::new(stream));
+                Ok(())
+            }
+
+            fn __repr__(&self) -> String {
+                format!("{}(seed={})", $name, self.seed)
+            }
+        }
+    };
+}
+
+quick_bot! {
+    /// Plays a uniformly random legal action; seeded, so reproducible.
+    ///
+    /// Args:
+    ///     seed: Seeds the bot's own random stream (an int between 0 and
+    ///         2**64 - 1).
+    PyRandomBot, "RandomBot", RandomBot
+}
+
+quick_bot! {
+    /// One ply greedy: the action whose result has the best heuristic for
+    /// the mover (a win counts 1); ties broken by the seeded random stream.
+    ///
+    /// Args:
+    ///     seed: Seeds the tie-breaks (an int between 0 and 2**64 - 1).
+    PyGreedyBot, "GreedyBot", GreedyBot
+}
+
+/// Information-set MCTS with determinization: the search never reads what
+/// the player to move cannot see.
+///
+/// Args:
+///     iterations: Total iteration budget per move over all threads. None:
+///         1000, or no iteration limit when `time_limit` is given.
+///     time_limit: Seconds per move, or None. With both budgets the first
+///         reached stops the search. 0 runs the least search there is: the
+///         clock is read every 8 iterations, so 8 per thread.
+///     threads: Root-parallel search trees (one per thread, 1 to 256),
+///         merged at the root.
+///     seed: Seeds the bot's stream of per-move search seeds.
+///     max_nodes: Node cap per tree (2 to 2**31 - 1); once reached the tree
+///         stops growing.
+///     rollout_depth: Rollout decisions before the heuristic cut.
+///     exploration: Weight of the prior in the PUCT rule (or the UCT
+///         constant when `prior_temperature` is None), a finite number >= 0.
+///     prior_temperature: Temperature (> 0) of the softmax over the one-ply
+///         heuristic that sets each move's prior; None: plain UCT. A
+///         temperature so small that its reciprocal overflows (below about
+///         3e-39, e.g. 1e-320) is the limit of the softmax: the whole prior
+///         on the best move(s).
+///
+/// Raises:
+///     ConfigError: A bad argument (the message names it and its range).
+#[pyclass(frozen, module = "splendor._core", name = "MctsBot")]
+pub(crate) struct PyMctsBot {
+    bot: Mutex<bots::MctsBot>,
+    config: SearchConfig,
+    /// The network object, kept so that the bot pickles with it.
+    network: Option<Py<PyNetwork>>,
+}
+
+struct MctsActFn<'a, 'py> {
+    bot: &'a Mutex<bots::MctsBot>,
+    py: Python<'py>,
+}
+
+impl StateFn for MctsActFn<'_, '_> {
+    type Out = PyResult<PyAction>;
+    fn call<G: Game>(self, g: G) -> PyResult<PyAction> {
+        // The bot is held only while this move's seed is drawn: threads
+        // sharing one bot search at the same time, each with its own seed.
+        let mv = ok(lock(self.bot).begin_move(&g))?;
+        if let bots::MctsMove::Forced(a) = mv {
+            return Ok(PyAction::new_of::<G>(a));
+        }
+        let a = interrupt::run(self.py, move |cancel| mv.finish(&g, cancel))?;
+        ok(a).map(PyAction::new_of::<G>)
+    }
+}
+
+#[pymethods]
+impl PyMctsBot {
+    #[new]
+    #[pyo3(signature = (iterations=Arg(None), time_limit=Arg(None), threads=Arg(None), seed=Seed(0), max_nodes=Arg(None), rollout_depth=Arg(None), exploration=Arg(None), prior_temperature=Arg(None), network=None))]
+    #[pyo3(
+        text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        iterations: Arg<'_>,
+        time_limit: Arg<'_>,
+        threads: Arg<'_>,
+        seed: Seed,
+        max_nodes: Arg<'_>,
+        rollout_depth: Arg<'_>,
+        exploration: Arg<'_>,
+        prior_temperature: Arg<'_>,
+        network: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let network = network
+            .filter(|n| !n.is_none())
+            .map(PyNetwork::object)
+            .transpose()?;
+        let config = search_config(
+            &iterations,
+            &time_limit,
+            &threads,
+            seed,
+            &max_nodes,
+            &rollout_depth,
+            &exploration,
+            &prior_temperature,
+            network.as_ref().map(|n| n.as_any()),
+        )?;
+        let bot = ok(bots::MctsBot::new(config.clone()))?;
+        Ok(Self {
+            bot: Mutex::new(bot),
+            config,
+            network: network.map(Bound::unbind),
+        })
+    }
+
+    /// Searches `state` (any variant) and returns the chosen action.
+    ///
+    /// The GIL is released while searching; Ctrl-C stops the search and
+    /// raises KeyboardInterrupt within a fraction of a second. Safe to call
+    /// from several threads at once: each call draws its own seed from the
+    /// bot's stream and searches in parallel with the others.
+    ///
+    /// Raises:
+    ///     ConfigError: `state` is finished.
+    ///     InvalidStateError: `state` is not a state of this engine (a
+    ///         reference-engine state converts with
+    ///         `splendor.from_json(state.to_json())`).
+    ///     KeyboardInterrupt: Ctrl-C during the search.
+    #[pyo3(text_signature = "($self, state)")]
+    fn act(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        super::with_state(state, MctsActFn { bot: &self.bot, py })?
+    }
+
+    /// The iteration budget per move (0: time only).
+    #[getter]
+    fn iterations(&self) -> u64 {
+        self.config.iterations
+    }
+
+    /// Seconds per move, if limited by time.
+    #[getter]
+    fn time_limit(&self) -> Option<f64> {
+        self.config.time_limit
+    }
+
+    /// Search threads.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.config.threads
+    }
+
+    /// SHA-256 of the network file, or None for the rollout search.
+    #[getter]
+    fn network_sha256(&self) -> Option<String> {
+        self.config.network.as_ref().map(|n| n.sha256_hex())
+    }
+
+    /// Pickle support: the settings, then the stream of per-move seeds as
+    /// it stands, so an unpickled bot plays on exactly as this one.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let me = slf.get();
+        let c = &me.config;
+        let stream = lock(&me.bot).stream();
+        let prior = match c.selection {
+            Selection::Puct { temperature } => Some(temperature),
+            Selection::Uct => None,
+        };
+        let settings = (
+            c.iterations,
+            c.time_limit,
+            c.threads,
+            c.seed,
+            c.max_nodes,
+            c.rollout_depth,
+            c.exploration,
+            prior,
+            me.network.as_ref().map(|n| n.clone_ref(slf.py())),
+        );
+        (slf.get_type(), settings, stream).into_pyobject(slf.py())
+    }
+
+    /// Restores the stream of per-move seeds saved by `__reduce__`.
+    ///
+    /// Raises:
+    ///     InvalidStateError: `state` is not an int in `0..=2**64 - 1`.
+    #[pyo3(text_signature = "($self, state, /)")]
+    fn __setstate__(&self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        let stream = stream_arg(state)?;
+        *lock(&self.bot) = ok(bots::MctsBot::with_stream(self.config.clone(), stream))?;
+        Ok(())
+    }
+
+    fn __repr__(&self) -> String {
+        let c = &self.config;
+        let network = match &c.network {
+            Some(n) => format!(", network=<{}>", &n.sha256_hex()[..12]),
+            None => String::new(),
+        };
+        format!(
+            "MctsBot(iterations={}, time_limit={}, threads={}, seed={}, max_nodes={}, rollout_depth={}, exploration={}, prior_temperature={}{network})",
+            c.iterations,
+            c.time_limit.map_or("None".into(), |t| t.to_string()),
+            c.threads,
+            c.seed,
+            c.max_nodes,
+            c.rollout_depth,
+            c.exploration,
+            match c.selection {
+                Selection::Puct { temperature } => temperature.to_string(),
+                Selection::Uct => "None".into(),
+            }
+        )
+    }
+}
+
+/// A bot argument of `match`: a bot object or a spec string.
+pub(super) fn bot_spec(i: usize, obj: &Bound<'_, PyAny>) -> PyResult<BotSpec> {
+    if obj.cast::<PyString>().is_ok() {
+        return ok(BotSpec::parse(args::text(
+            obj,
+            "a bot spec",
+            errors::config,
+        )?));
+    }
+    if obj.cast::<PyRandomBot>().is_ok() {
+        return Ok(BotSpec::Random);
+    }
+    if obj.cast::<PyGreedyBot>().is_ok() {
+        return Ok(BotSpec::Greedy);
+    }
+    if let Ok(b) = obj.cast::<PyMctsBot>() {
+        return Ok(BotSpec::Mcts(b.get().config.clone()));
+    }
+    Err(errors::config(format!(
+        "bot {i} is not a bot: expected RandomBot, GreedyBot, MctsBot or a spec such as \"mcts:1000\", got {}",
+        args::type_name(obj)
+    )))
+}
+
+/// Adds the bot classes to the module.
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyRandomBot>()?;
+    m.add_class::<PyGreedyBot>()?;
+    m.add_class::<PyMctsBot>()
+}
