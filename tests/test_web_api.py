@@ -13,6 +13,7 @@ import pytest
 import splendor
 from fastapi.testclient import TestClient
 from splendor.web import ServerLimits, create_app
+from splendor.web.app import ERROR_CODES
 
 SETUPS = [("base", 2), ("base", 3), ("duel", 2), ("marvel", 4)]
 
@@ -34,6 +35,7 @@ def error(r: httpx.Response, status: int, code: str) -> str:
     assert set(body) == {"error"}
     assert body["error"]["status"] == status
     assert body["error"]["code"] == code
+    assert (status, code) in ERROR_CODES, "a code of the docs' table"
     return str(body["error"]["message"])
 
 
@@ -341,6 +343,8 @@ def test_random_garbage_never_gets_a_500(client: TestClient) -> None:
         r = client.post(rng.choice(paths), json=body if rng.random() < 0.9 else rng.choice(values))
         assert r.status_code < 500, r.text
         assert set(r.json()) <= {"error"} or r.status_code == 200
+        if r.status_code != 200:
+            assert (r.status_code, r.json()["error"]["code"]) in ERROR_CODES
     # The game in progress survived all of it.
     after = client.get(f"/api/v1/games/{gid}", params={"viewer": 0}).json()
     assert after["view"] == game["view"]
@@ -394,3 +398,247 @@ def test_import_splendor_never_imports_the_web_layer() -> None:
         "assert not {'fastapi', 'uvicorn', 'starlette', 'splendor.web'} & set(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_ais_move_is_refused_when_the_position_changed_while_it_searched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 0 plays, the AI searches, seat 0 undoes and plays another move: the same move
+    count, another position. The AI's move for the old position is refused."""
+    import threading
+
+    from splendor.web import app as web_app
+    from splendor.web.ai import choose as real_choose
+
+    searching, go_on = threading.Event(), threading.Event()
+
+    def slow_choose(*args: Any) -> Any:
+        searching.set()
+        go_on.wait(30)
+        return real_choose(*args)
+
+    monkeypatch.setattr(web_app, "choose", slow_choose)
+    app = create_app(ServerLimits(workers=2))
+
+    async def run() -> None:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            body = {"seed": 1, "variant": "base", "ai_seats": [1], "bot": "mcts:50"}
+            game = (await c.post("/api/v1/games", json=body)).json()
+            gid = game["game_id"]
+            first, other = game["legal"][0]["id"], game["legal"][1]["id"]
+            r = await c.post(f"/api/v1/games/{gid}/actions", json={"seat": 0, "action": first})
+            assert r.status_code == 200, r.text
+            ai = asyncio.create_task(c.post(f"/api/v1/games/{gid}/ai", json={"seed": 1}))
+            while not searching.is_set():
+                await asyncio.sleep(0.01)
+            r = await c.post(f"/api/v1/games/{gid}/undo", json={"seat": 0})
+            assert r.status_code == 200 and r.json()["step"] == 0, r.text
+            r = await c.post(f"/api/v1/games/{gid}/actions", json={"seat": 0, "action": other})
+            assert r.status_code == 200 and r.json()["step"] == 1, r.text
+            go_on.set()
+            error(await ai, 409, "game_changed")
+            after = (await c.get(f"/api/v1/games/{gid}", params={"viewer": 0})).json()
+            assert after["step"] == 1 and after["current"] == 1
+            assert [e["action"] for e in after["log"]] == [r.json()["log"][0]["action"]]
+
+    asyncio.run(run())
+
+
+def blind_reserve_position() -> tuple[Any, list[int]]:
+    """Base, 2 players: seat 1 to move, holding three cards reserved blind, and able to buy
+    them (8 legal moves, so a search considers every one)."""
+    state = splendor.new_game("base", players=2, seed=8)
+    start = state.to_json()
+    rng = random.Random(8)
+    actions = []
+    while True:
+        legal = [str(a) for a in state.legal_actions()]
+        if state.current_player == 1:
+            if any(t.startswith("buy reserved") for t in legal) and len(legal) < 30:
+                break
+            deck = [t for t in legal if t.startswith("reserve deck")]
+            if deck and rng.random() < 0.7:
+                actions.append(int(state.action_from_text(deck[0])))
+                state.apply(actions[-1])
+                continue
+        takes = [t for t in legal if t.startswith("take")] or legal
+        actions.append(int(state.action_from_text(rng.choice(takes))))
+        state.apply(actions[-1])
+    return json.loads(start), actions
+
+
+def test_the_ais_notes_never_name_a_card_hidden_from_the_viewer(client: TestClient) -> None:
+    start, actions = blind_reserve_position()
+    saved = {"start": start, "actions": actions, "ai_seats": [1], "bot": "mcts:400"}
+    game = client.post("/api/v1/games/load", json=saved).json()
+    gid = game["game_id"]
+    assert game["current"] == 1
+    reserved = game["view"]["players"][1]["reserved"]
+    assert reserved and all(r["card"] is None for r in reserved), "seat 0 cannot see them"
+    move = client.post(f"/api/v1/games/{gid}/ai", json={"seed": 2}).json()
+
+    def naming_reserves(considered: list[dict[str, Any]]) -> list[str]:
+        return [c["text"] for c in considered if "reserved" in c["text"]]
+
+    # The AI's own seat sees its notes whole: it did consider buying its blind reserves ...
+    mine = client.get(f"/api/v1/games/{gid}", params={"viewer": 1}).json()["log"][-1]
+    assert mine["by_ai"] and naming_reserves(mine["considered"])
+    # ... which neither the /ai answer nor seat 0's log may say.
+    assert move["considered"] and not naming_reserves(move["considered"])
+    theirs = client.get(f"/api/v1/games/{gid}", params={"viewer": 0}).json()["log"][-1]
+    assert theirs["considered"] and not naming_reserves(theirs["considered"])
+    assert theirs["win_estimate"] == mine["win_estimate"] == move["win_estimate"]
+    public = [c for c in mine["considered"] if "reserved" not in c["text"]]
+    assert theirs["considered"] == public == move["considered"]
+
+
+def test_a_streamed_body_over_the_limit_is_413(client: TestClient) -> None:
+    def chunks() -> Any:
+        for _ in range(40):
+            yield b" " * 10_000
+
+    r = client.post("/api/v1/move", content=chunks(), headers={"content-type": "application/json"})
+    error(r, 413, "body_too_large")
+    # Under the limit, a streamed body is read as usual.
+    state, seat = midgame_view()
+    body = json.dumps({"view": json.loads(state.to_json(seat)), "bot": "greedy"}).encode()
+    r = client.post(
+        "/api/v1/move",
+        content=iter([body[:100], body[100:]]),
+        headers={"content-type": "application/json"},
+    )
+    assert r.status_code == 200, r.text
+
+
+def test_json_nested_too_deep_is_malformed(client: TestClient) -> None:
+    for depth in (1000, 20_000):
+        body = b'{"view": ' + b"[" * depth + b"]" * depth + b"}"
+        r = client.post("/api/v1/move", content=body, headers={"content-type": "application/json"})
+        error(r, 400, "malformed_json")
+
+
+def documented_errors() -> set[tuple[int, str]]:
+    """The (status, code) pairs of the error table of docs/web.md."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "web.md").read_text()
+    table = text.split("| status | code | when |")[1].split("\n\n")[0]
+    pairs = set()
+    for row in re.findall(r"^\| (\d{3}) \| (.*?) \|", table, re.M):
+        pairs |= {(int(row[0]), code) for code in re.findall(r"`([a-z_]+)`", row[1])}
+    return pairs
+
+
+def test_every_error_code_the_server_can_emit_is_documented() -> None:
+    """The docs' table is the server's list; and every code in the app's source is on it."""
+    import ast
+    import inspect
+
+    from splendor.web import app as web_app
+
+    assert documented_errors() == web_app.ERROR_CODES
+    # Every literal code in the app: error_response(status, code, ...), ApiError(status,
+    # code, ...) and the exception table's (type, status, code).
+    tree = ast.parse(inspect.getsource(web_app))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in (
+            "error_response",
+            "ApiError",
+            "_handler",
+        ):
+            status, code = node.args[0], node.args[1]
+        elif isinstance(node, ast.Tuple) and len(node.elts) == 3:
+            status, code = node.elts[1], node.elts[2]
+        else:
+            continue
+        if isinstance(status, ast.Constant) and isinstance(code, ast.Constant):
+            found.add((status.value, code.value))
+    assert found and found <= web_app.ERROR_CODES, found - web_app.ERROR_CODES
+
+
+def test_a_refused_new_game_or_load_stores_nothing() -> None:
+    client = TestClient(create_app(ServerLimits(max_games=1)))
+    live = new(client, variant="base", players=2)
+    saved = client.get(f"/api/v1/games/{live['game_id']}/save").json()
+    store = client.app.state.store  # type: ignore[attr-defined]
+    for _ in range(3):
+        r = client.post("/api/v1/games", params={"viewer": 3}, json={"seed": 2})
+        error(r, 409, "wrong_seat")
+        error(
+            client.post("/api/v1/games/load", params={"viewer": 2}, json=saved), 409, "wrong_seat"
+        )
+        error(client.post("/api/v1/games", json={"bot": "mcts:999999999"}), 422, "budget_too_large")
+    assert len(store) == 1
+    assert client.get(f"/api/v1/games/{live['game_id']}", params={"viewer": 0}).status_code == 200
+
+
+def stalling_game(variant: str, players: int, seed: int = 0) -> tuple[Any, list[int]]:
+    """A game that never ends early: tokens taken and returned until the turn cap."""
+    state = splendor.new_game(variant, players=players, seed=seed)
+    start = json.loads(state.to_json())
+    rng = random.Random(seed)
+    actions = []
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        stall = [a for a in legal if str(a).split()[0] in ("take", "return", "use", "replenish")]
+        actions.append(int(rng.choice(stall or legal)))
+        state.apply(actions[-1])
+    return start, actions
+
+
+def test_a_game_over_the_memory_bounds_is_refused() -> None:
+    client = TestClient(create_app(ServerLimits(max_decisions=300)))
+    info = client.get("/api/v1").json()["limits"]
+    assert info["max_decisions"] == 300 and info["max_turn_cap"] == 100
+    start, actions = stalling_game("base", 2)
+    assert len(actions) > 300
+    saved = {"start": start, "actions": actions, "ai_seats": [], "bot": "greedy"}
+    message = error(client.post("/api/v1/games/load", json=saved), 422, "game_too_long")
+    assert "300" in message
+    # A turn cap over the limit, however few the moves (the issue's 1,000,000).
+    capped = {**saved, "start": {**start, "turn_cap": 1_000_000}, "actions": actions[:10]}
+    message = error(client.post("/api/v1/games/load", json=capped), 422, "game_too_long")
+    assert "turn_cap" in message
+    # Within the bounds, it loads; a game at the decision limit refuses one more.
+    ok = client.post("/api/v1/games/load", json={**saved, "actions": actions[:300]})
+    assert ok.status_code == 200, ok.text
+    game = ok.json()
+    r = client.post(
+        f"/api/v1/games/{game['game_id']}/actions",
+        json={"seat": game["current"], "action": actions[300]},
+    )
+    error(r, 422, "game_too_long")
+    assert len(client.app.state.store) == 1  # type: ignore[attr-defined]
+
+
+def test_a_games_memory_is_bounded() -> None:
+    """A game costs less than the bound docs/web.md states: 0.5 KB per decision (the AI's
+    notes on every one) and 10 KB for its deal, so about 1 MB at ``max_decisions``."""
+    import tracemalloc
+
+    from splendor.web.games import GameStore
+    from splendor.web.models import Considered
+
+    start, actions = stalling_game("duel", 2)
+    assert len(actions) > 400
+    store = GameStore(10, len(actions), 100)
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    game = store.add(store.make(json.dumps(start), [0, 1], "default", []))
+    for a in actions:
+        legal = [int(x) for x in game.state.legal_actions()]
+        notes = [
+            Considered(id=x, text=str(game.state.action_from_id(x)), visits=99, value=0.5)
+            for x in legal[:8]
+        ]
+        game.apply(game.state.current_player, a, (0.5, notes))
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    used = sum(s.size_diff for s in after.compare_to(before, "filename"))
+    assert game.steps == len(actions) and len(game.notes) == len(actions)
+    print(f"{game.steps} decisions: {used / 1000:.0f} KB")
+    assert used < 10_000 + 500 * game.steps
+    assert ServerLimits().max_decisions * 500 + 10_000 <= 1_010_000

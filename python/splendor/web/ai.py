@@ -42,6 +42,10 @@ class ServerLimits:
     default_iterations: int = 1000
     max_body_bytes: int = 256 * 1024
     max_games: int = 1000
+    max_decisions: int = 2000
+    """Decisions one server-held game may hold (bounds its memory)."""
+    max_turn_cap: int = 100
+    """The highest turn cap of a loaded game (the games the server deals use 100)."""
     workers: int = 2
     max_pending: int = 512
 

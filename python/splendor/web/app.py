@@ -35,7 +35,17 @@ from splendor.errors import (
 )
 from splendor.web import models as m
 from splendor.web.ai import BudgetError, ServerLimits, choose, plan_move
-from splendor.web.games import PLAYERS, Game, GameNotFound, GameStore, SeatError
+from splendor.web.games import (
+    PLAYERS,
+    Game,
+    GameChanged,
+    GameNotFound,
+    GameStore,
+    SeatError,
+    TooLong,
+    hidden_reserves,
+    names_hidden,
+)
 
 T = TypeVar("T")
 STATIC = files("splendor.web") / "static"
@@ -54,6 +64,31 @@ class ApiError(Exception):
         self.status, self.code, self.message = status, code, message
 
 
+ERROR_CODES: frozenset[tuple[int, str]] = frozenset(
+    {
+        (400, "malformed_json"),
+        (400, "bad_request"),
+        (404, "game_not_found"),
+        (404, "not_found"),
+        (405, "method_not_allowed"),
+        (409, "wrong_seat"),
+        (409, "game_changed"),
+        (413, "body_too_large"),
+        (422, "invalid_request"),
+        (422, "illegal_action"),
+        (422, "invalid_action"),
+        (422, "invalid_state"),
+        (422, "bad_config"),
+        (422, "bad_request"),
+        (422, "budget_too_large"),
+        (422, "game_too_long"),
+        (500, "internal"),
+        (503, "busy"),
+    }
+)
+"""Every (status, code) an error answer can have: the table of docs/web.md, tested."""
+
+
 def error_response(status: int, code: str, message: str) -> JSONResponse:
     body = m.ErrorResponse(error=m.ErrorBody(code=code, message=message, status=status))
     return JSONResponse(body.model_dump(), status_code=status)
@@ -67,13 +102,19 @@ _SPLENDOR_ERRORS: list[tuple[type[Exception], int, str]] = [
     (SplendorError, 422, "bad_request"),
     (BudgetError, 422, "budget_too_large"),
     (SeatError, 409, "wrong_seat"),
+    (GameChanged, 409, "game_changed"),
+    (TooLong, 422, "game_too_long"),
     (GameNotFound, 404, "game_not_found"),
     (Busy, 503, "busy"),
 ]
 
 
 class BodyLimit:
-    """Refuses a request body over ``limit`` bytes with a 413, declared or streamed."""
+    """Refuses a request body over ``limit`` bytes with a 413, declared or streamed.
+
+    The body is read here, whole, before the app sees it (it is at most ``limit`` bytes):
+    so a streamed body over the limit is a 413 too, never a parse error of the app's.
+    """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app, self.limit = app, limit
@@ -89,19 +130,27 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             await too_big(scope, receive, send)
             return
-        seen = 0
-
-        async def counted() -> Message:
-            nonlocal seen
+        body = bytearray()
+        while True:
             message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise ApiError(
-                    413, "body_too_large", f"request bodies are limited to {self.limit} bytes"
-                )
-            return message
+            if message["type"] != "http.request":
+                return  # the client went away before sending its body: nobody to answer
+            body += message.get("body", b"")
+            if len(body) > self.limit:
+                await too_big(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        whole: Message | None = {"type": "http.request", "body": bytes(body), "more_body": False}
 
-        await self.app(scope, counted, send)
+        async def replay() -> Message:
+            nonlocal whole
+            if whole is not None:
+                message, whole = whole, None
+                return message
+            return await receive()
+
+        await self.app(scope, replay, send)
 
 
 def load_view(view: dict[str, Any], seed: int) -> Any:
@@ -130,7 +179,7 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
     """A new app with its own game store and worker pool."""
     limits = limits or ServerLimits(workers=os.cpu_count() or 1)
     pool = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="splendor-ai")
-    store = GameStore(limits.max_games)
+    store = GameStore(limits.max_games, limits.max_decisions, limits.max_turn_cap)
     pending = 0
 
     @asynccontextmanager
@@ -190,7 +239,14 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        if exc.status_code == 400:
+            # A body the JSON parser gave up on (e.g. nested deeper than it goes).
+            return error_response(
+                400, "malformed_json", f"the request body could not be read as JSON: {exc.detail}"
+            )
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code)
+        if code is None:
+            return error_response(400, "bad_request", str(exc.detail))
         return error_response(exc.status_code, code, str(exc.detail))
 
     @app.exception_handler(Exception)
@@ -241,8 +297,8 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
                 f"{req.variant} is played by {PLAYERS[req.variant]} players, not {req.players}"
             )
         plan_move(req.bot, None, None, limits, (req.variant, req.players))
-        game = store.new(req.variant, req.players, req.seed, req.ai_seats, req.bot)
-        return snapshot(game, viewer)
+        game = store.deal(req.variant, req.players, req.seed, req.ai_seats, req.bot)
+        return keep(game, viewer)
 
     @app.post("/api/v1/games/load", response_model=m.GameSnapshot, tags=["games"])
     async def load(req: m.SavedGame, viewer: int = Query(0, ge=0, le=3)) -> m.GameSnapshot:
@@ -251,7 +307,7 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
         first = splendor.from_json(start)  # InvalidStateError for a bad start
         plan_move(req.bot, None, None, limits, (first.variant, first.num_players))
         game = store.make(start, req.ai_seats, req.bot, req.actions)
-        return snapshot(store.add(game), viewer)
+        return keep(game, viewer)
 
     @app.get("/api/v1/games/{game_id}", response_model=m.GameSnapshot, tags=["games"])
     async def get_game(game_id: str, viewer: int = Query(ge=0, le=3)) -> m.GameSnapshot:
@@ -275,23 +331,18 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
             raise SeatError(
                 f"seat {seat} is not played by the AI" if seat is not None else "the game is over"
             )
-        step = len(game.actions)
+        version = game.version
+        hidden = hidden_reserves(game.state, seat)
         result = await think(game, seat, game.bot, req.seed)
-        if len(game.actions) != step:
-            raise SeatError("the game changed while the AI was thinking")
-        game.apply(
-            seat,
-            result.action_id,
-            m.LogEntry(
-                index=len(game.log),
-                seat=seat,
-                action=result.action,
-                by_ai=True,
-                win_estimate=result.win_estimate,
-                considered=result.considered,
-            ),
-        )
-        return result
+        # The position itself, not the move count: an undo and another move keep the count.
+        if game.version != version:
+            raise GameChanged(
+                "the game changed while the AI was thinking (a move or an undo): ask again"
+            )
+        game.apply(seat, result.action_id, (result.win_estimate, result.considered))
+        # The answer goes to whoever asked, not to the AI's seat: only what every seat sees.
+        public = [c for c in result.considered if not names_hidden(c.text, hidden)]
+        return result.model_copy(update={"considered": public})
 
     @app.post("/api/v1/games/{game_id}/hint", response_model=m.MoveResponse, tags=["games"])
     async def hint(game_id: str, req: m.HintRequest) -> m.MoveResponse:
@@ -330,7 +381,7 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
         game = store.get(game_id)
         if viewer >= game.players:
             raise SeatError(f"seat {viewer} is not a seat of this {game.players}-seat game")
-        steps = len(game.actions)
+        steps = game.steps
         if step > steps:
             raise ConfigError(f"step {step} is past the {steps} decisions of this game")
         state = game.replay(step)
@@ -338,7 +389,7 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
             step=step,
             steps=steps,
             svg=game.board_svg(viewer, state),
-            action=game.log[step - 1].action if step else None,
+            action=game.texts[step - 1] if step else None,
         )
 
     async def think(game: Game, seat: int, bot: str, seed: int) -> m.MoveResponse:
@@ -353,6 +404,12 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
         if game.current != seat:
             who = "nobody (the game is over)" if game.current is None else f"seat {game.current}"
             raise SeatError(f"it is {who}'s decision, not seat {seat}'s")
+
+    def keep(game: Game, viewer: int) -> m.GameSnapshot:
+        """Store a new game once its answer is made: a refused request stores nothing."""
+        answer = snapshot(game, viewer)
+        store.add(game)
+        return answer
 
     def snapshot(game: Game, viewer: int) -> m.GameSnapshot:
         if not 0 <= viewer < game.players:
@@ -370,13 +427,13 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
             ai_seats=game.ai_seats,
             bot=game.bot,
             current=game.current,
-            step=len(game.actions),
+            step=game.steps,
             view=json.loads(state.to_json(viewer)),
             svg=game.board_svg(viewer),
             text=render.text_board(state, viewer, names=names),
             legal=legal,
             result=game.result(),
-            log=game.log,
+            log=game.log_for(viewer),
             can_undo=game.can_undo(viewer),
         )
 

@@ -1,21 +1,28 @@
 """Server-side games for the web page: the full state stays here, seats get their views.
 
 A game is its starting state and its list of decisions, so undo and replay are a
-replay of a prefix. The store is bounded: past ``max_games`` the game touched
-longest ago is dropped (the page can save a game to keep it).
+replay of a prefix. The store is bounded in games and each game in memory: past
+``max_games`` the game touched longest ago is dropped (the page can save a game to keep
+it), a game holds at most ``max_decisions`` decisions, and its history is stored
+compactly (an action id, a seat byte and a shared text per decision; a packed note per
+AI move).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import secrets
+import struct
+import sys
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 import splendor
 from splendor import render
-from splendor.web.models import LogEntry, ResultModel
+from splendor.web.models import Considered, LogEntry, ResultModel
 
 PLAYERS = {"base": [2, 3, 4], "duel": [2], "marvel": [2, 3, 4]}
 
@@ -28,16 +35,90 @@ class SeatError(ValueError):
     """A seat that may not act now (not its turn, not an AI seat, not in the game)."""
 
 
+class GameChanged(RuntimeError):
+    """The game moved on (a move, an undo) while the AI was choosing for it."""
+
+
+class TooLong(ValueError):
+    """A game over the server's bounds: too many decisions, or too high a turn cap."""
+
+
+_AI = 0x80
+"""Marks a decision made by the AI in ``Game.marks`` (the low bits are the seat)."""
+_RESERVED = re.compile(r"\breserved (\d+)\b")
+_CONSIDERED = struct.Struct("<IId")
+
+
+@dataclass(frozen=True, slots=True)
+class AiNote:
+    """What the AI reported for one of its moves, packed: ``considered`` is ``(id, visits,
+    value)`` per move, ``texts`` the moves' (shared) texts, ``public`` the bit mask of the
+    moves every other seat may see (a move naming a card reserved blind is not one)."""
+
+    win_estimate: float | None
+    texts: tuple[str, ...]
+    considered: bytes
+    public: int
+
+    @classmethod
+    def of(
+        cls, win_estimate: float | None, considered: list[Considered], hidden: set[int]
+    ) -> AiNote:
+        public = 0
+        for i, c in enumerate(considered):
+            if not names_hidden(c.text, hidden):
+                public |= 1 << i
+        packed = b"".join(_CONSIDERED.pack(c.id, c.visits, c.value) for c in considered)
+        return cls(win_estimate, tuple(sys.intern(c.text) for c in considered), packed, public)
+
+    def considered_for(self, mover: bool) -> list[Considered]:
+        """The moves a seat may see: all of them for the AI's own seat, else the public ones."""
+        out = []
+        for i, (text, (id_, visits, value)) in enumerate(
+            zip(self.texts, _CONSIDERED.iter_unpack(self.considered), strict=True)
+        ):
+            if mover or self.public >> i & 1:
+                out.append(Considered(id=id_, text=text, visits=visits, value=value))
+        return out
+
+
+def hidden_reserves(state: Any, seat: int) -> set[int]:
+    """The numbers K of ``seat``'s reserved cards (``reserved K``) that some other seat cannot
+    see (the ones reserved blind)."""
+    hidden: set[int] = set()
+    for viewer in range(int(state.num_players)):
+        if viewer == seat:
+            continue
+        reserved = json.loads(state.to_json(viewer))["players"][seat].get("reserved") or []
+        hidden |= {k for k, card in enumerate(reserved, 1) if card.get("card") is None}
+    return hidden
+
+
+def names_hidden(text: str, hidden: set[int]) -> bool:
+    """Whether the action ``text`` names one of the ``hidden`` reserved cards."""
+    return any(int(k) in hidden for k in _RESERVED.findall(text))
+
+
 @dataclass
 class Game:
-    """One game: its deal, its decisions, the AI's seats and notes on the AI's moves."""
+    """One game: its deal, its decisions, the AI's seats and notes on the AI's moves.
+
+    ``version`` counts every change (a move, an undo): two equal versions are the same
+    position, which a move count is not (an undo then another move has the same count).
+    """
 
     game_id: str
     start: str
     ai_seats: list[int]
     bot: str
-    actions: list[int] = field(default_factory=list)
-    log: list[LogEntry] = field(default_factory=list)
+    max_decisions: int = 2000
+    actions: array[int] = field(default_factory=lambda: array("I"))
+    marks: bytearray = field(default_factory=bytearray)
+    """One byte per decision: its seat, ``_AI`` added when the AI made it."""
+    texts: list[str] = field(default_factory=list)
+    """The decisions' texts (interned: the same text is one string for every game)."""
+    notes: dict[int, AiNote] = field(default_factory=dict)
+    version: int = 0
     state: Any = None
 
     def __post_init__(self) -> None:
@@ -59,6 +140,10 @@ class Game:
     def current(self) -> int | None:
         return None if self.state.is_terminal() else int(self.state.current_player)
 
+    @property
+    def steps(self) -> int:
+        return len(self.actions)
+
     def result(self) -> ResultModel | None:
         outcome = self.state.outcome()
         if outcome is None:
@@ -67,35 +152,70 @@ class Game:
             winners=list(outcome.winners), reason=str(outcome.reason), returns=outcome.returns()
         )
 
-    def apply(self, seat: int, action: int | str, note: LogEntry | None = None) -> None:
-        """Play ``action`` for ``seat`` (raises the engine's errors; nothing changes on error)."""
+    def apply(
+        self,
+        seat: int,
+        action: int | str,
+        note: tuple[float | None, list[Considered]] | None = None,
+    ) -> None:
+        """Play ``action`` for ``seat`` (raises the engine's errors; nothing changes on error).
+
+        ``note``: the AI's win estimate and the moves it considered, when the AI played.
+        """
         if seat != self.current:
             who = "nobody (the game is over)" if self.current is None else f"seat {self.current}"
             raise SeatError(f"it is {who}'s decision, not seat {seat}'s")
+        if self.steps >= self.max_decisions:
+            raise TooLong(
+                f"this game has reached this server's limit of {self.max_decisions} decisions"
+            )
         if isinstance(action, str):
             played = self.state.action_from_text(action)
         else:
             played = self.state.action_from_id(action)
+        hidden = hidden_reserves(self.state, seat) if note is not None else set()
         self.state.apply(played)
         self.actions.append(int(played))
-        self.log.append(
-            note
-            if note is not None
-            else LogEntry(index=len(self.log), seat=seat, action=str(played), by_ai=False)
-        )
+        self.marks.append(seat | (_AI if note is not None else 0))
+        self.texts.append(sys.intern(str(played)))
+        if note is not None:
+            self.notes[self.steps - 1] = AiNote.of(note[0], note[1], hidden)
+        self.version += 1
+
+    def log_for(self, viewer: int) -> list[LogEntry]:
+        """The decisions as ``viewer`` may see them: the AI's notes on another seat's moves
+        leave out the moves that name a card hidden from ``viewer``."""
+        out = []
+        for i, (mark, text) in enumerate(zip(self.marks, self.texts, strict=True)):
+            seat = mark & ~_AI
+            note = self.notes.get(i)
+            out.append(
+                LogEntry(
+                    index=i,
+                    seat=seat,
+                    action=text,
+                    by_ai=bool(mark & _AI),
+                    win_estimate=None if note is None else note.win_estimate,
+                    considered=[] if note is None else note.considered_for(seat == viewer),
+                )
+            )
+        return out
 
     def undo(self, seat: int) -> None:
         """Take back ``seat``'s last decision and everything after it."""
-        mine = [i for i, e in enumerate(self.log) if e.seat == seat and not e.by_ai]
+        mine = [i for i, mark in enumerate(self.marks) if mark == seat]
         if not mine:
             raise SeatError(f"seat {seat} has no decision of its own to take back")
         keep = mine[-1]
         del self.actions[keep:]
-        del self.log[keep:]
+        del self.marks[keep:]
+        del self.texts[keep:]
+        self.notes = {i: n for i, n in self.notes.items() if i < keep}
         self.state = self.replay(keep)
+        self.version += 1
 
     def can_undo(self, seat: int) -> bool:
-        return any(e.seat == seat and not e.by_ai for e in self.log)
+        return seat in self.marks
 
     def saved(self) -> dict[str, Any]:
         return {
@@ -130,10 +250,17 @@ def picks_of(texts: list[str]) -> list[str]:
 
 
 class GameStore:
-    """At most ``max_games`` games, the one touched longest ago dropped first."""
+    """At most ``max_games`` games, the one touched longest ago dropped first; each game
+    at most ``max_decisions`` decisions, with a turn cap of at most ``max_turn_cap``.
 
-    def __init__(self, max_games: int) -> None:
+    ``deal`` and ``make`` build a game without storing it: a request stores its game
+    (``add``) only once everything else about it was checked.
+    """
+
+    def __init__(self, max_games: int, max_decisions: int = 2000, max_turn_cap: int = 100) -> None:
         self.max_games = max_games
+        self.max_decisions = max_decisions
+        self.max_turn_cap = max_turn_cap
         self._games: OrderedDict[str, Game] = OrderedDict()
 
     def __len__(self) -> int:
@@ -145,24 +272,42 @@ class GameStore:
             self._games.popitem(last=False)
         return game
 
-    def new(
+    def deal(
         self, variant: str, players: int, seed: int | None, ai_seats: list[int], bot: str
     ) -> Game:
         if seed is None:
             seed = secrets.randbits(63)
         state = splendor.new_game(variant, players=players, seed=seed)
-        return self.add(self.make(state.to_json(), ai_seats, bot, []))
+        return self.make(state.to_json(), ai_seats, bot, [])
 
     def make(self, start: str, ai_seats: list[int], bot: str, actions: list[int]) -> Game:
-        game = Game(secrets.token_urlsafe(12), start, sorted(set(ai_seats)), bot, list(actions))
-        bad = [s for s in game.ai_seats if not 0 <= s < game.players]
+        """A game from its start and decisions (checked against the bounds before replaying)."""
+        first = splendor.from_json(start)  # InvalidStateError for a bad start
+        turn_cap = json.loads(first.to_json())["turn_cap"]
+        if turn_cap > self.max_turn_cap:
+            raise TooLong(f"turn_cap {turn_cap} is over this server's limit of {self.max_turn_cap}")
+        if len(actions) > self.max_decisions:
+            raise TooLong(
+                f"{len(actions)} decisions are over this server's limit of {self.max_decisions}"
+            )
+        seats = sorted(set(ai_seats))
+        players = int(first.num_players)
+        bad = [s for s in seats if not 0 <= s < players]
         if bad:
-            raise SeatError(f"AI seat(s) {bad} are not seats of a {game.players}-seat game")
+            raise SeatError(f"AI seat(s) {bad} are not seats of a {players}-seat game")
+        # The engine's own text of the start: nothing a client added to it is kept.
+        game = Game(
+            secrets.token_urlsafe(12), first.to_json(), seats, bot, self.max_decisions, state=first
+        )
         # Replayed decisions are logged as the seats' own (the notes of the AI are not saved).
-        game.log = [
-            LogEntry(index=i, seat=seat, action=text, by_ai=seat in game.ai_seats)
-            for i, (seat, text) in enumerate(_decisions(start, actions))
-        ]
+        state = first
+        for a in actions:
+            seat = int(state.current_player)
+            played = state.action_from_id(a)
+            state.apply(played)
+            game.actions.append(int(played))
+            game.marks.append(seat | (_AI if seat in seats else 0))
+            game.texts.append(sys.intern(str(played)))
         return game
 
     def get(self, game_id: str) -> Game:
@@ -172,14 +317,3 @@ class GameStore:
             raise GameNotFound(f"no game {game_id!r} on this server (or it expired)") from None
         self._games.move_to_end(game_id)
         return game
-
-
-def _decisions(start: str, actions: list[int]) -> list[tuple[int, str]]:
-    state = splendor.from_json(start)
-    out = []
-    for a in actions:
-        seat = state.current_player
-        action = state.action_from_id(a)
-        state.apply(action)
-        out.append((seat, str(action)))
-    return out

@@ -177,6 +177,8 @@ class Limits(BaseModel):
     default_iterations: int
     max_body_bytes: int
     max_games: int
+    max_decisions: int = Field(description="Decisions one server-held game may hold")
+    max_turn_cap: int = Field(description="The highest turn cap of a loaded game")
     workers: int
     max_pending: int
 
