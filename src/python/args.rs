@@ -111,6 +111,12 @@ pub(crate) fn text<'a>(obj: &'a Bound<'_, PyAny>, name: &str, error: ErrorFn) ->
     })
 }
 
+/// The JSON text of a state argument (`InvalidStateError` for a non-string
+/// or a string that is not valid Unicode).
+pub(crate) fn json_text<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
+    text(obj, "the state JSON", errors::invalid_state)
+}
+
 /// A variant name argument (`ConfigError` when not a str).
 pub(crate) fn variant<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
     text(obj, "variant", errors::config)

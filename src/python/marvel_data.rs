@@ -141,7 +141,7 @@ pub(crate) fn from_json(
     locations: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(MarvelState, Keep)> {
     let given = |a: Option<&Bound<'_, PyAny>>| a.is_some_and(|a| !a.is_none());
-    let text = super::state::json_text(text)?;
+    let text = super::args::json_text(text)?;
     let (data, keep) = if given(cards) || given(locations) {
         load("marvel", cards, locations)?
     } else {

@@ -211,7 +211,7 @@ fn new_game(
 #[pyfunction]
 #[pyo3(text_signature = "(text)")]
 fn from_json(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let value: serde_json::Value = serde_json::from_str(state::json_text(text)?).map_err(|e| {
+    let value: serde_json::Value = serde_json::from_str(args::json_text(text)?).map_err(|e| {
         errors::InvalidStateError::new_err(format!("state JSON does not parse: {e}"))
     })?;
     let Some(variant) = value.get("variant").and_then(serde_json::Value::as_str) else {

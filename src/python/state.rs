@@ -158,14 +158,8 @@ pub(crate) fn to_json<G: Game>(g: &G, player: Option<SeatArg>) -> PyResult<Strin
     Ok(g.to_json(viewer))
 }
 
-/// The JSON text of a state argument (`InvalidStateError` for a non-string
-/// or a string that is not valid Unicode).
-pub(crate) fn json_text<'a>(text: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
-    args::text(text, "the state JSON", errors::invalid_state)
-}
-
 pub(crate) fn from_json<G: Game>(text: &Bound<'_, PyAny>) -> PyResult<G> {
-    ok(G::from_json(json_text(text)?))
+    ok(G::from_json(args::json_text(text)?))
 }
 
 /// `from_json` of a variant whose states need nothing kept alive.
