@@ -20,6 +20,7 @@ pub mod explain;
 pub mod game;
 pub mod gems;
 pub mod nn;
+pub mod observation;
 pub mod picture;
 pub mod playout;
 pub mod rng;

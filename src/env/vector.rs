@@ -10,10 +10,10 @@
 
 use super::assist::Assist;
 use super::claims::Claims;
-use super::spec::{LegalBits, Observed, MASK_WORDS};
 use super::workers::Workers;
 use crate::cancel::Cancel;
 use crate::game::{Action, ActionList, Config, Game, GameError, Player};
+use crate::observation::{LegalBits, Observed, MASK_WORDS};
 use crate::rng::SplitMix64;
 use crate::search::{Bot, BotSpec};
 use std::sync::atomic::{AtomicBool, Ordering};

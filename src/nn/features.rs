@@ -16,8 +16,8 @@
 
 use std::collections::HashMap;
 
-use crate::env::spec::{ObservationSpec, Observed};
 use crate::game::{Game, GameError};
+use crate::observation::{ObservationSpec, Observed};
 use crate::variants::base::BaseState;
 use crate::variants::duel::DuelState;
 use crate::variants::marvel::state::{AVENGERS_ICONS, GAUNTLET_POINTS};

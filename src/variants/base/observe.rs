@@ -120,7 +120,7 @@ impl BaseState {
     /// from the tables above (an empty slot copies a row of zeros): no
     /// clearing pass first.
     pub(crate) fn observe(&self, observer: Player, out: &mut [f32]) {
-        // The layout is docs/base.md's; the spec (src/env/spec.rs) names it.
+        // The layout is docs/base.md's; the spec (src/observation.rs) names it.
         let out: &mut [f32; OBSERVATION_SIZE] = (&mut out[..OBSERVATION_SIZE])
             .try_into()
             .expect("an observation buffer");
