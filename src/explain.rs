@@ -142,6 +142,12 @@ pub trait MainGame {
     fn pending_cost(&self) -> [u8; 5];
     /// Whether tile `id` is on display.
     fn tile_on_display(&self, id: usize) -> bool;
+    /// The colours (bit `c`: colour `c`) that take id `a` (below `double`)
+    /// takes.
+    fn take_mask(a: u16) -> u8;
+    /// The wild tokens per colour of the `i`-th payment (id `pay + i` in the
+    /// base numbering).
+    fn payment(i: usize) -> [u8; 5];
 }
 
 /// Action ids in the base numbering (`docs/base.md`), shared with Marvel up
@@ -212,8 +218,7 @@ pub fn explain_main_game<S: MainGame>(
             };
         }
         MainKind::Pay => {
-            let g = crate::variants::base::actions::PAYMENTS[(a - ids::PAY) as usize];
-            let vector: [u8; 5] = std::array::from_fn(|c| g.get(c));
+            let vector = S::payment(usize::from(a - ids::PAY));
             let cost = s.pending_cost();
             let bonus = s.bonuses();
             let need: [u8; 5] = std::array::from_fn(|c| cost[c].saturating_sub(bonus[c]));
@@ -225,7 +230,7 @@ pub fn explain_main_game<S: MainGame>(
         return "pass is allowed only when no other action is".into();
     }
     if a < ids::DOUBLE {
-        let mask = crate::variants::base::actions::TAKE_MASKS[a as usize];
+        let mask = S::take_mask(a);
         for c in 0..5 {
             if mask & (1 << c) != 0 && s.bank_of(c) == 0 {
                 return format!("the bank has no {} token", w.colours[c]);

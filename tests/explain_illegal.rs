@@ -102,3 +102,15 @@ fn marvel_uses_its_own_words() {
         "`return s` is not legal now: choose a main action first (take, reserve or recruit)"
     );
 }
+
+/// Marvel explains its takes and payments from its own tables, which number
+/// them as the base game does (the shared reasons once read the base tables).
+#[test]
+fn marvel_numbers_takes_and_payments_like_the_base_game() {
+    use splendor::variants::{base::actions as base, marvel::actions as marvel};
+    let triples_pairs = marvel::TRIPLES.iter().chain(&marvel::PAIRS);
+    for (a, &m) in triples_pairs.enumerate() {
+        assert_eq!(m, base::TAKE_MASKS[a], "take {a}");
+    }
+    assert_eq!(marvel::GREY_VECTORS, base::PAYMENTS);
+}

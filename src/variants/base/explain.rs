@@ -65,6 +65,13 @@ impl MainGame for BaseState {
             .iter()
             .any(|&n| usize::from(n) == id)
     }
+    fn take_mask(a: u16) -> u8 {
+        actions::TAKE_MASKS[usize::from(a)]
+    }
+    fn payment(i: usize) -> [u8; 5] {
+        let g = actions::PAYMENTS[i];
+        std::array::from_fn(|c| g.get(c))
+    }
 }
 
 impl BaseState {

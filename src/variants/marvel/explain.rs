@@ -3,7 +3,9 @@
 //! base game up to `return`; `location`, `pay` and `pass` are mapped to the
 //! base numbering first.
 
-use super::actions::{action_text, LOCATION, PASS, PAY, RECRUIT, RECRUIT_RES};
+use super::actions::{
+    action_text, GREY_VECTORS, LOCATION, PAIRS, PASS, PAY, RECRUIT, RECRUIT_RES, TRIPLES,
+};
 use super::state::{MarvelState, Phase, NONE};
 use crate::explain::{explain_main_game, MainGame, MainGameWords, MainKind};
 use crate::game::Action;
@@ -92,5 +94,17 @@ impl MainGame for MarvelState {
     }
     fn tile_on_display(&self, id: usize) -> bool {
         id < 8 && self.loc_display & (1 << id) != 0
+    }
+    fn take_mask(a: u16) -> u8 {
+        let a = usize::from(a);
+        match a {
+            0..10 => TRIPLES[a],
+            10..20 => PAIRS[a - 10],
+            _ => 1 << (a - 20),
+        }
+    }
+    fn payment(i: usize) -> [u8; 5] {
+        let g = GREY_VECTORS[i];
+        std::array::from_fn(|c| g.get(c))
     }
 }
