@@ -33,7 +33,31 @@ def markdown_docstring(text: str) -> str:
     >>> markdown_docstring("See :class:`splendor.Board`::")
     'See ``splendor.Board``:'
     """
-    return _LITERAL_MARKER.sub(r"\1:", _ROLE.sub(r"``\1``", text))
+    return _fence_doctests(_LITERAL_MARKER.sub(r"\1:", _ROLE.sub(r"``\1``", text)))
+
+
+def _fence_doctests(text: str) -> str:
+    r"""Fences each paragraph that starts with ``>>>`` as ``pycon`` code.
+
+    >>> _fence_doctests("Add:\n\n>>> 1 + 1\n2\n\nDone.").splitlines()
+    ['Add:', '', '```pycon', '>>> 1 + 1', '2', '```', '', 'Done.']
+    """
+    out: list[str] = []
+    indent: str | None = None  # the open fence's indentation, None outside one
+    previous = ""
+    for line in text.split("\n"):
+        stripped = line.lstrip()
+        if indent is not None and not stripped:
+            out.append(f"{indent}```")
+            indent = None
+        elif indent is None and stripped.startswith(">>>") and not previous.strip():
+            indent = line[: len(line) - len(stripped)]
+            out.append(f"{indent}```pycon")
+        out.append(line)
+        previous = line
+    if indent is not None:
+        out.append(f"{indent}```")
+    return "\n".join(out)
 
 
 class SplendorDocstrings(griffe.Extension):
