@@ -286,6 +286,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(random_playout, m)?)?;
     m.add_function(wrap_pyfunction!(live_marvel_card_sets, m)?)?;
     search::register(m)?;
+    bots::register(m)?;
+    matches::register(m)?;
     m.add_function(wrap_pyfunction!(selfplay::selfplay_games, m)?)?;
     m.add_class::<network::PyNetwork>()?;
     env::register(m)?;
