@@ -7,7 +7,7 @@
 //! results are folded in game order, so the outcome does not depend on thread
 //! timing or the number of threads.
 
-use super::bots::BotSpec;
+use super::spec::BotSpec;
 use super::stats::wilson_interval;
 use crate::cancel::{Cancel, NEVER};
 use crate::game::{range_message, Config, EndReason, Game, GameError, Outcome, MAX_PLAYERS};

@@ -3,10 +3,7 @@
 use super::mcts::{greedy_choice, search_cancellable, SearchConfig};
 use crate::cancel::{Cancel, NEVER};
 use crate::game::{Action, ActionList, Game, GameError};
-use crate::nn::Network;
 use crate::rng::SplitMix64;
-use std::fmt;
-use std::sync::Arc;
 
 /// A player: picks one legal action for the player to move in `state`.
 pub trait Bot<G: Game>: Send {
@@ -178,110 +175,5 @@ impl MctsMove {
 impl<G: Game> Bot<G> for MctsBot {
     fn act_cancellable(&mut self, state: &G, cancel: &Cancel) -> Result<Action, GameError> {
         self.begin_move(state)?.finish(state, cancel)
-    }
-}
-
-/// A bot by description, so the arena can build fresh, seeded bots for every
-/// game on any thread, and the CLI can name them (`random`, `greedy`,
-/// `mcts`, `mcts:1000`, `mcts:0.5s`, `net:400@best.safetensors`).
-#[derive(Clone, Debug, PartialEq)]
-pub enum BotSpec {
-    /// [`RandomBot`].
-    Random,
-    /// [`GreedyBot`].
-    Greedy,
-    /// [`MctsBot`] with these settings (its `seed` is replaced per game);
-    /// with a network when `config.network` is set.
-    Mcts(SearchConfig),
-}
-
-impl BotSpec {
-    /// Parses `random`, `greedy`, `mcts` (1000 iterations), `mcts:N`
-    /// (N iterations), `mcts:Ts` (T seconds per move), or `net:N@PATH` /
-    /// `net:Ts@PATH`: the search with the network file at PATH (read here).
-    /// `net:N` without a path names the network shipped for the variant,
-    /// which only the Python package knows where to find: it rewrites the
-    /// spec to `net:N@PATH` before it reaches the engine.
-    pub fn parse(text: &str) -> Result<Self, GameError> {
-        if let Some(rest) = text
-            .trim()
-            .get(..4)
-            .filter(|p| p.eq_ignore_ascii_case("net:"))
-            .map(|_| &text.trim()[4..])
-        {
-            let Some((budget, path)) = rest.split_once('@') else {
-                return Err(GameError::Config(format!(
-                    "bot `{text}`: the engine needs the network file, as net:N@PATH or net:Ts@PATH"
-                )));
-            };
-            let BotSpec::Mcts(mut cfg) = BotSpec::parse(&format!("mcts:{budget}"))
-                .map_err(|_| {
-                    GameError::Config(format!(
-                        "unknown bot `{text}`: expected net:N@PATH (iterations) or net:Ts@PATH (seconds)"
-                    ))
-                })?
-            else {
-                unreachable!("an mcts: spec parses to BotSpec::Mcts");
-            };
-            cfg.network = Some(Arc::new(Network::load(path.trim())?));
-            return Ok(BotSpec::Mcts(cfg));
-        }
-        let t = text.trim().to_ascii_lowercase();
-        let bad = || {
-            GameError::Config(format!(
-                "unknown bot `{text}`: expected random, greedy, mcts, mcts:N (iterations), mcts:Ts (seconds), net:N@PATH or net:Ts@PATH"
-            ))
-        };
-        match t.as_str() {
-            "random" => return Ok(BotSpec::Random),
-            "greedy" => return Ok(BotSpec::Greedy),
-            "mcts" => return Ok(BotSpec::Mcts(SearchConfig::default())),
-            _ => {}
-        }
-        let arg = t.strip_prefix("mcts:").ok_or_else(bad)?;
-        let mut cfg = SearchConfig::default();
-        if let Some(secs) = arg.strip_suffix('s') {
-            let s: f64 = secs.parse().map_err(|_| bad())?;
-            cfg.iterations = 0;
-            cfg.time_limit = Some(s);
-        } else {
-            cfg.iterations = arg.parse().map_err(|_| bad())?;
-        }
-        cfg.validate()?;
-        Ok(BotSpec::Mcts(cfg))
-    }
-
-    /// A fresh bot seeded with `seed`.
-    pub fn build<G: Game>(&self, seed: u64) -> Result<Box<dyn Bot<G>>, GameError> {
-        Ok(match self {
-            BotSpec::Random => Box::new(RandomBot::new(seed)),
-            BotSpec::Greedy => Box::new(GreedyBot::new(seed)),
-            BotSpec::Mcts(cfg) => Box::new(MctsBot::new(SearchConfig {
-                seed,
-                ..cfg.clone()
-            })?),
-        })
-    }
-}
-
-impl fmt::Display for BotSpec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BotSpec::Random => f.write_str("random"),
-            BotSpec::Greedy => f.write_str("greedy"),
-            BotSpec::Mcts(c) => {
-                let kind = if c.network.is_some() { "net" } else { "mcts" };
-                match (c.iterations, c.time_limit) {
-                    (0, Some(t)) => write!(f, "{kind}:{t}s")?,
-                    (n, None) => write!(f, "{kind}:{n}")?,
-                    (n, Some(t)) => write!(f, "{kind}:{n}/{t}s")?,
-                }
-                // The file's hash tells two networks apart in a table.
-                match &c.network {
-                    Some(net) => write!(f, "@{}", &net.sha256_hex()[..8]),
-                    None => Ok(()),
-                }
-            }
-        }
     }
 }

@@ -4,6 +4,7 @@
 //!   2–4 players, depth-capped rollouts with a heuristic cut, iteration and
 //!   wall-time budgets, a node cap and root parallelism.
 //! - [`bots`]: the [`Bot`] trait and the random, greedy and MCTS bots.
+//! - [`spec`]: bot specs (`mcts:1000`, `net:0.5s@FILE`): their one parser.
 //! - [`arena`]: many seeded games between bots with seat rotation and paired
 //!   deals, in parallel, with win rates and confidence intervals.
 //! - [`stats`]: the Wilson score interval.
@@ -25,12 +26,14 @@ pub mod arena;
 pub mod bots;
 pub mod mcts;
 pub mod noise;
+pub mod spec;
 pub mod stats;
 
 pub use arena::{play_match, play_match_cancellable, BotStats, MatchConfig, MatchResult};
-pub use bots::{Bot, BotSpec, GreedyBot, MctsBot, MctsMove, RandomBot};
+pub use bots::{Bot, GreedyBot, MctsBot, MctsMove, RandomBot};
 pub use mcts::{
     search, search_cancellable, CutEval, RolloutPolicy, SearchConfig, SearchResult, Selection,
 };
 pub use noise::RootNoise;
+pub use spec::{BotKind, BotSpec, ParsedBotSpec, SPEC_FORMS};
 pub use stats::wilson_interval;

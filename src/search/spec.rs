@@ -1,0 +1,401 @@
+//! Bot specs: the one parser of the text that names a bot (`mcts:1000`,
+//! `net:0.5s@best.safetensors`), used by the engine ([`BotSpec::parse`]), and
+//! through `splendor.parse_bot_spec` by the Python package, its command line
+//! and its web server, so that a spec means the same thing everywhere and a
+//! limit is checked on the parsed value, never on the text.
+//!
+//! The grammar (keywords in any case; spaces around the text and around each
+//! of its parts are ignored, so `mcts: 500` is `mcts:500`):
+//!
+//! ```text
+//! spec   = "default" | "random" | "greedy" | "mcts" [":" budget] | "net" [":" budget ["@" PATH]]
+//! budget = N | T "s"
+//! N      = ASCII digits, a whole number between 1 and 2**64 - 1 (iterations)
+//! T      = ASCII digits ["." ASCII digits], a finite number > 0 (seconds)
+//! ```
+//!
+//! No sign, exponent, underscore, `inf` or `nan`: one spelling per value.
+
+use super::bots::{Bot, GreedyBot, MctsBot, RandomBot};
+use super::mcts::SearchConfig;
+use crate::game::{Game, GameError};
+use crate::nn::Network;
+use std::fmt;
+use std::sync::Arc;
+
+/// The accepted forms, in the words of every error about a bad spec.
+pub const SPEC_FORMS: &str = "default, random, greedy, mcts, mcts:N, mcts:Ts, net, net:N, \
+    net:Ts, net:N@PATH or net:Ts@PATH (N: iterations, a whole number >= 1 in digits; \
+    T: seconds, a number > 0 in digits such as 0.5 or 2)";
+
+/// The error for a spec outside the grammar: the one message, everywhere.
+fn unknown(text: &str) -> GameError {
+    GameError::Config(format!("unknown bot `{text}`: expected {SPEC_FORMS}"))
+}
+
+/// What a spec names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BotKind {
+    /// The package's default AI for the game (`net` where a network is
+    /// shipped for it, else `mcts`): resolved by the Python package.
+    Default,
+    /// [`RandomBot`].
+    Random,
+    /// [`GreedyBot`].
+    Greedy,
+    /// [`MctsBot`] with rollouts.
+    Mcts,
+    /// [`MctsBot`] guided by a network: the file at `network`, or without one
+    /// the network the package ships for the game.
+    Net,
+}
+
+impl BotKind {
+    /// The keyword, as written in a spec.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BotKind::Default => "default",
+            BotKind::Random => "random",
+            BotKind::Greedy => "greedy",
+            BotKind::Mcts => "mcts",
+            BotKind::Net => "net",
+        }
+    }
+}
+
+/// A spec as written, its grammar checked and nothing loaded: what
+/// [`BotSpec::parse`] builds from, and what `splendor.parse_bot_spec` returns.
+/// At most one of `iterations` and `time_limit` is set; neither when the spec
+/// gives no budget (`mcts`, `net`, `default`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParsedBotSpec {
+    /// What the spec names.
+    pub kind: BotKind,
+    /// `N` of `mcts:N` / `net:N`.
+    pub iterations: Option<u64>,
+    /// `T` of `mcts:Ts` / `net:Ts`, in seconds.
+    pub time_limit: Option<f64>,
+    /// `PATH` of `net:...@PATH`, as written (its surrounding spaces removed).
+    pub network: Option<String>,
+}
+
+/// `N`: ASCII digits only, between 1 and `u64::MAX`.
+fn iterations(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok().filter(|&n| n >= 1)
+}
+
+/// `T`: digits with an optional fraction of digits, finite and > 0.
+fn seconds(text: &str) -> Option<f64> {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let ok = match text.split_once('.') {
+        Some((whole, fraction)) => digits(whole) && digits(fraction),
+        None => digits(text),
+    };
+    // A long run of digits parses to infinity: refused like any other.
+    let t: f64 = if ok { text.parse().ok()? } else { return None };
+    (t.is_finite() && t > 0.0).then_some(t)
+}
+
+impl ParsedBotSpec {
+    /// Parses `text` (see the module's grammar).
+    ///
+    /// Errors: [`GameError::Config`] naming the text and [`SPEC_FORMS`].
+    pub fn parse(text: &str) -> Result<Self, GameError> {
+        let (head, network) = match text.split_once('@') {
+            Some((head, path)) => (head, Some(path.trim())),
+            None => (text, None),
+        };
+        let (word, budget) = match head.split_once(':') {
+            Some((word, budget)) => (word.trim(), Some(budget.trim())),
+            None => (head.trim(), None),
+        };
+        let kind = [
+            BotKind::Default,
+            BotKind::Random,
+            BotKind::Greedy,
+            BotKind::Mcts,
+            BotKind::Net,
+        ]
+        .into_iter()
+        .find(|k| word.eq_ignore_ascii_case(k.as_str()))
+        .ok_or_else(|| unknown(text))?;
+        let searches = matches!(kind, BotKind::Mcts | BotKind::Net);
+        let mut spec = ParsedBotSpec {
+            kind,
+            iterations: None,
+            time_limit: None,
+            network: None,
+        };
+        if let Some(budget) = budget {
+            if !searches {
+                return Err(unknown(text));
+            }
+            match budget.strip_suffix(['s', 'S']) {
+                Some(t) => spec.time_limit = Some(seconds(t).ok_or_else(|| unknown(text))?),
+                None => spec.iterations = Some(iterations(budget).ok_or_else(|| unknown(text))?),
+            }
+        }
+        if let Some(path) = network {
+            // A file goes with a budget: net:N@PATH, net:Ts@PATH.
+            if kind != BotKind::Net || budget.is_none() || path.is_empty() {
+                return Err(unknown(text));
+            }
+            spec.network = Some(path.to_owned());
+        }
+        Ok(spec)
+    }
+}
+
+impl fmt::Display for ParsedBotSpec {
+    /// The spec in its one spelling: it parses back to the same value.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind.as_str())?;
+        if let Some(n) = self.iterations {
+            write!(f, ":{n}")?;
+        }
+        if let Some(t) = self.time_limit {
+            // Display of an f64 never uses an exponent, so this is digits.
+            write!(f, ":{t}s")?;
+        }
+        match &self.network {
+            Some(path) => write!(f, "@{path}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A bot by description, so the arena can build fresh, seeded bots for every
+/// game on any thread, and the CLI can name them (`random`, `greedy`,
+/// `mcts`, `mcts:1000`, `mcts:0.5s`, `net:400@best.safetensors`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum BotSpec {
+    /// [`RandomBot`].
+    Random,
+    /// [`GreedyBot`].
+    Greedy,
+    /// [`MctsBot`] with these settings (its `seed` is replaced per game);
+    /// with a network when `config.network` is set.
+    Mcts(SearchConfig),
+}
+
+impl BotSpec {
+    /// Parses a spec ([`ParsedBotSpec::parse`]) and builds what it names:
+    /// `random`, `greedy`, `mcts` (1000 iterations), `mcts:N` (N
+    /// iterations), `mcts:Ts` (T seconds per move), or `net:N@PATH` /
+    /// `net:Ts@PATH`: the search with the network file at PATH (read here).
+    /// `default`, `net`, `net:N` and `net:Ts` name the network shipped for
+    /// the game, which only the Python package knows where to find: it
+    /// rewrites them to `net:N@PATH` (or `mcts:1000`) before they reach the
+    /// engine, which refuses them.
+    pub fn parse(text: &str) -> Result<Self, GameError> {
+        Self::from_parsed(&ParsedBotSpec::parse(text)?, text)
+    }
+
+    /// What `spec` (parsed from `text`, named in errors) names.
+    pub fn from_parsed(spec: &ParsedBotSpec, text: &str) -> Result<Self, GameError> {
+        let mut cfg = SearchConfig::default();
+        match spec.kind {
+            BotKind::Random => return Ok(BotSpec::Random),
+            BotKind::Greedy => return Ok(BotSpec::Greedy),
+            BotKind::Mcts => {}
+            BotKind::Default | BotKind::Net => {
+                let Some(path) = spec.network.as_deref() else {
+                    return Err(GameError::Config(format!(
+                        "bot `{text}` names the network shipped for the game, which the \
+                         engine cannot find: it needs the network file, as net:N@PATH or \
+                         net:Ts@PATH (splendor.match and the command line find the shipped one)"
+                    )));
+                };
+                cfg.network = Some(Arc::new(Network::load(path)?));
+            }
+        }
+        if let Some(n) = spec.iterations {
+            cfg.iterations = n;
+        }
+        if let Some(t) = spec.time_limit {
+            cfg.iterations = 0;
+            cfg.time_limit = Some(t);
+        }
+        cfg.validate()?;
+        Ok(BotSpec::Mcts(cfg))
+    }
+
+    /// A fresh bot seeded with `seed`.
+    pub fn build<G: Game>(&self, seed: u64) -> Result<Box<dyn Bot<G>>, GameError> {
+        Ok(match self {
+            BotSpec::Random => Box::new(RandomBot::new(seed)),
+            BotSpec::Greedy => Box::new(GreedyBot::new(seed)),
+            BotSpec::Mcts(cfg) => Box::new(MctsBot::new(SearchConfig {
+                seed,
+                ..cfg.clone()
+            })?),
+        })
+    }
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotSpec::Random => f.write_str("random"),
+            BotSpec::Greedy => f.write_str("greedy"),
+            BotSpec::Mcts(c) => {
+                let kind = if c.network.is_some() { "net" } else { "mcts" };
+                match (c.iterations, c.time_limit) {
+                    (0, Some(t)) => write!(f, "{kind}:{t}s")?,
+                    (n, None) => write!(f, "{kind}:{n}")?,
+                    (n, Some(t)) => write!(f, "{kind}:{n}/{t}s")?,
+                }
+                // The file's hash tells two networks apart in a table.
+                match &c.network {
+                    Some(net) => write!(f, "@{}", &net.sha256_hex()[..8]),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(text: &str) -> ParsedBotSpec {
+        ParsedBotSpec::parse(text).unwrap_or_else(|e| panic!("{text}: {e:?}"))
+    }
+
+    fn refused(text: &str) -> String {
+        match ParsedBotSpec::parse(text) {
+            Err(GameError::Config(m)) => m,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_grammar_and_its_one_spelling() {
+        for (text, kind, n, t, path, canonical) in [
+            ("default", BotKind::Default, None, None, None, "default"),
+            (" Random ", BotKind::Random, None, None, None, "random"),
+            ("GREEDY", BotKind::Greedy, None, None, None, "greedy"),
+            ("mcts", BotKind::Mcts, None, None, None, "mcts"),
+            ("mcts:250", BotKind::Mcts, Some(250), None, None, "mcts:250"),
+            (
+                "mcts: 150000",
+                BotKind::Mcts,
+                Some(150_000),
+                None,
+                None,
+                "mcts:150000",
+            ),
+            (
+                "mcts:0.5s",
+                BotKind::Mcts,
+                None,
+                Some(0.5),
+                None,
+                "mcts:0.5s",
+            ),
+            ("mcts:2S", BotKind::Mcts, None, Some(2.0), None, "mcts:2s"),
+            ("net", BotKind::Net, None, None, None, "net"),
+            ("net: 50", BotKind::Net, Some(50), None, None, "net:50"),
+            (
+                "NET:12.5s",
+                BotKind::Net,
+                None,
+                Some(12.5),
+                None,
+                "net:12.5s",
+            ),
+            (
+                "net:400@ a b.st ",
+                BotKind::Net,
+                Some(400),
+                None,
+                Some("a b.st"),
+                "net:400@a b.st",
+            ),
+        ] {
+            let p = parsed(text);
+            assert_eq!(
+                (p.kind, p.iterations, p.time_limit, p.network.as_deref()),
+                (kind, n, t, path),
+                "{text}"
+            );
+            assert_eq!(p.to_string(), canonical, "{text}");
+            assert_eq!(parsed(&p.to_string()), p, "{text}");
+        }
+        assert_eq!(
+            parsed("mcts:18446744073709551615").iterations,
+            Some(u64::MAX)
+        );
+    }
+
+    #[test]
+    fn other_spellings_are_refused_with_the_one_message() {
+        for bad in [
+            "",
+            "alphazero",
+            "mcts:",
+            "mcts:x",
+            "mcts:0",
+            "mcts:00",
+            "mcts:-1",
+            "mcts:+5",
+            "mcts:-1s",
+            "mcts:0s",
+            "mcts:0.0s",
+            "mcts:100_001",
+            "mcts:1e9s",
+            "mcts:1.2e1s",
+            "mcts:1e3",
+            "mcts:infs",
+            "mcts:nans",
+            "mcts:.5s",
+            "mcts:5.s",
+            "mcts:1 000",
+            "mcts:５",
+            "mcts:18446744073709551616",
+            "mcts:s",
+            "mcts:5ss",
+            "greedy:5",
+            "random:1s",
+            "default:100",
+            "mcts:100@x.safetensors",
+            "net@x.safetensors",
+            "net:50@",
+            "net:50@ ",
+            "net:abc@x",
+        ] {
+            let m = refused(bad);
+            assert_eq!(m, format!("unknown bot `{bad}`: expected {SPEC_FORMS}"));
+        }
+        // 400 digits of seconds would be infinity.
+        refused(&format!("mcts:{}s", "9".repeat(400)));
+    }
+
+    #[test]
+    fn the_engine_builds_what_needs_no_shipped_network() {
+        assert_eq!(BotSpec::parse("random").unwrap(), BotSpec::Random);
+        let BotSpec::Mcts(cfg) = BotSpec::parse("mcts: 7").unwrap() else {
+            panic!()
+        };
+        assert_eq!((cfg.iterations, cfg.time_limit), (7, None));
+        let BotSpec::Mcts(cfg) = BotSpec::parse("mcts:0.25s").unwrap() else {
+            panic!()
+        };
+        assert_eq!((cfg.iterations, cfg.time_limit), (0, Some(0.25)));
+        for shipped in ["default", "net", "net:50", "net:2s"] {
+            match BotSpec::parse(shipped) {
+                Err(GameError::Config(m)) => assert!(m.contains("needs the network file"), "{m}"),
+                other => panic!("{shipped}: {other:?}"),
+            }
+        }
+        // The engine's parse refuses exactly what the grammar refuses.
+        assert!(matches!(
+            BotSpec::parse("mcts:1e9s"),
+            Err(GameError::Config(_))
+        ));
+    }
+}
