@@ -2,6 +2,7 @@
 //! truth for both engines) into static Rust tables in `OUT_DIR`, reading them
 //! with the one card-file reader the engine also uses at run time
 //! (`src/cardfile.rs`). Each variant's generator lives in `build/<variant>.rs`.
+//! It also records what the build was made with (`build/info.rs`).
 
 #[path = "build/base.rs"]
 mod base;
@@ -11,6 +12,8 @@ mod base;
 mod cardfile;
 #[path = "build/duel.rs"]
 mod duel;
+#[path = "build/info.rs"]
+mod info;
 #[path = "build/tables.rs"]
 mod tables;
 
@@ -25,4 +28,5 @@ fn main() {
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     base::generate(&root, &out);
     duel::generate(&root, &out);
+    info::emit();
 }

@@ -9,9 +9,7 @@ reference engine with the same API is :mod:`splendor.reference`.
 0
 """
 
-import importlib.metadata as _metadata
-
-from splendor import errors
+from splendor import _core, errors
 from splendor._core import (
     VARIANTS,
     Action,
@@ -47,10 +45,9 @@ from splendor.nets import match
 from splendor.protocol import GameState
 from splendor.view import from_view
 
-try:
-    __version__: str = _metadata.version("splendor")
-except _metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
+#: The package version, from the extension (Cargo.toml's ``version``, the one place it is
+#: stated; the installed metadata, ``importlib.metadata.version("splendor")``, is the same).
+__version__: str = _core.__version__
 
 __all__ = [
     "VARIANTS",

@@ -1178,3 +1178,21 @@ class VectorEnv:
     @property
     def episode_length(self) -> npt.NDArray[np.int64]:
         """int64 ``[n]``: decisions in the games that ended in the last step, else 0."""
+
+# The version and what the build was made with (src/python/build_info.rs).
+__all__ += ["__version__", "build_info"]
+
+__version__: Final[str]
+"""The package version: Cargo.toml's ``version`` (pyproject.toml reads it too)."""
+
+def build_info() -> dict[str, str]:
+    """What this build of the extension was made with.
+
+    Returns:
+        A dict of strings: ``version`` (the package version), ``rustc`` (the
+        compiler's ``--version``), ``target`` (the target triple), ``profile``
+        ("release" or "debug"), ``features`` (the cargo features, comma-separated),
+        ``target_features`` (the CPU features the code is compiled for,
+        comma-separated) and ``kernels`` (the network kernels this CPU runs:
+        "avx2+fma", picked at run time where the CPU has both, else "portable").
+    """

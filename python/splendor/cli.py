@@ -643,10 +643,53 @@ _COMMANDS: list[Callable[[Any], None]] = [
 ]
 
 
+def version_text() -> str:
+    """What ``splendor --version`` prints: the version on the first line, then the build.
+
+    The build (``splendor._core.build_info()``): the Rust compiler, target and profile,
+    the cargo features, the CPU features the code is compiled for and the network
+    kernels this CPU runs, then the Python and NumPy it runs under.
+    """
+    import platform
+
+    import numpy
+
+    info = splendor._core.build_info()
+    return "\n".join(
+        [
+            f"splendor {info['version']}",
+            f"built with {info['rustc']} for {info['target']} ({info['profile']} profile)",
+            f"cargo features: {info['features'] or 'none'}",
+            f"CPU features: compiled for {info['target_features']}; "
+            f"network kernels: {info['kernels']}",
+            f"running on {platform.python_implementation()} {platform.python_version()}, "
+            f"NumPy {numpy.__version__}",
+        ]
+    )
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: prints :func:`version_text` (its line breaks kept) and exits 0."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        kwargs.setdefault("help", "print the version and how this build was made, then exit")
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        print(version_text())
+        parser.exit(0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
     parser = OneLineParser(prog="splendor", description="Fast, exact Splendor engines and AI.")
-    parser.add_argument("--version", action="version", version=splendor.__version__)
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", required=True)
     for add in _COMMANDS:
         add(sub)

@@ -100,6 +100,16 @@ fn has_avx2_fma() -> bool {
     }
 }
 
+/// The kernels this process runs: `"avx2+fma"` on an x86_64 CPU that has
+/// both, else `"portable"` (the same code without those instructions).
+pub fn active() -> &'static str {
+    if has_avx2_fma() {
+        "avx2+fma"
+    } else {
+        "portable"
+    }
+}
+
 macro_rules! dispatch {
     ($(#[$doc:meta])* $name:ident, $avx:ident, $body:ident, ($($arg:ident: $ty:ty),*)) => {
         $(#[$doc])*

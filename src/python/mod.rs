@@ -12,6 +12,7 @@
 pub(crate) mod action;
 pub(crate) mod args;
 mod bots;
+mod build_info;
 mod env;
 pub(crate) mod errors;
 mod games;
@@ -291,5 +292,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(selfplay::selfplay_games, m)?)?;
     m.add_class::<network::PyNetwork>()?;
     env::register(m)?;
+    build_info::register(m)?;
     Ok(())
 }
