@@ -335,3 +335,43 @@ def test_play_a_whole_game_by_clicking(
     assert shown, "the page showed card faces"
     assert not (secret & shown), f"hidden cards reached the page: {sorted(secret & shown)[:3]}"
     print(f"{variant}: {decisions} clicks-decisions, {elapsed:.1f} s, result: {result}")
+
+
+def test_a_click_on_a_card_shows_it_and_asks(server: tuple[str, Any], browser: WebDriver) -> None:
+    """A card click plays nothing: the card is shown with its legal moves as buttons. New
+    seats are the AI's and say so; the board names the AI's seats."""
+    url, _ = server
+    browser.get(url)
+    idle(browser)
+    Select(browser.find_element(By.ID, "variant")).select_by_value("base")
+    Select(browser.find_element(By.ID, "players")).select_by_value("2")
+    Select(browser.find_element(By.ID, "players")).select_by_value("3")
+    roles = [label.text for label in browser.find_elements(By.CSS_SELECTOR, "#seats label")]
+    assert roles == ["seat 0: human", "seat 1: AI", "seat 2: AI"]
+    assert browser.find_element(By.ID, "ai-seat-2").is_selected()
+    browser.find_element(By.ID, "ai-seat-2").click()
+    assert browser.find_elements(By.CSS_SELECTOR, "#seats label")[2].text == "seat 2: human"
+    Select(browser.find_element(By.ID, "players")).select_by_value("2")
+    Select(browser.find_element(By.ID, "strength")).select_by_value("greedy")
+    browser.find_element(By.ID, "seed").send_keys("7")
+    browser.find_element(By.ID, "new").click()
+    WebDriverWait(browser, 30).until(lambda d: "New game" in d.find_element(By.ID, "message").text)
+    idle(browser)
+    board = str(browser.find_element(By.ID, "board").get_attribute("textContent"))
+    assert "seat 1 (AI)" in board and "seat 0 (you)" in board
+    # No one can afford a level 3 card on the first turn: a click shows it, plays nothing.
+    before = step_count(browser)
+    click_pick(browser, "3.1")
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "inspect").is_displayed())
+    assert step_count(browser) == before
+    inspect = browser.find_element(By.ID, "inspect")
+    assert inspect.find_elements(By.TAG_NAME, "svg")
+    assert inspect.find_element(By.TAG_NAME, "p").text.startswith("3.1: level 3")
+    asked = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#choices button")]
+    assert asked == ["reserve 3.1"]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SHOTS / "base-inspect.png"))
+    click_choice(browser, "reserve 3.1")
+    WebDriverWait(browser, 30).until(lambda d: step_count(d) > before)
+    assert not message_is_error(browser)
+    assert browser.execute_script("return game.log[0].action") == "reserve 3.1"

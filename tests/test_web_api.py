@@ -642,3 +642,27 @@ def test_a_games_memory_is_bounded() -> None:
     print(f"{game.steps} decisions: {used / 1000:.0f} KB")
     assert used < 10_000 + 500 * game.steps
     assert ServerLimits().max_decisions * 500 + 10_000 <= 1_010_000
+
+
+def test_the_boards_name_every_ai_seat(client: TestClient) -> None:
+    # The AI playing itself, watched from seat 0: seat 0 is the AI's too, and says so.
+    game = new(client, variant="base", players=3, ai_seats=[0, 1, 2], bot="greedy")
+    assert "seat 0 (AI)" in game["text"] and "seat 0 (you)" not in game["text"]
+    assert "seat 0 (AI)" in game["svg"] and "seat 2 (AI)" in game["svg"]
+    # People at one table: the other people's seats say human.
+    game = new(client, variant="base", players=3, ai_seats=[2], bot="greedy")
+    assert "seat 0 (you)" in game["svg"] and "seat 1 (human)" in game["svg"]
+    assert "seat 2 (AI)" in game["svg"]
+
+
+def test_the_page_has_a_favicon_served_by_the_package(client: TestClient) -> None:
+    from pathlib import Path
+
+    assert 'rel="icon" href="/static/favicon.svg"' in client.get("/").text
+    for path in ("/static/favicon.svg", "/favicon.ico"):
+        r = client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+        assert r.text.startswith("<svg")
+    # The wheel carries it: pyproject's maturin include list names the static folder.
+    pyproject = (Path(__file__).parent.parent / "pyproject.toml").read_text()
+    assert '"python/splendor/web/static/*"' in pyproject

@@ -49,7 +49,11 @@ from splendor.web.games import (
 
 T = TypeVar("T")
 STATIC = files("splendor.web") / "static"
-STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css"}
+STATIC_FILES = {
+    "app.js": "text/javascript",
+    "style.css": "text/css",
+    "favicon.svg": "image/svg+xml",
+}
 
 
 class Busy(RuntimeError):
@@ -259,6 +263,11 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
     async def page() -> HTMLResponse:
         return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        # Browsers ask for it whatever the page links: the same picture.
+        return await static("favicon.svg")
+
     @app.get("/static/{name}", include_in_schema=False)
     async def static(name: str) -> Response:
         if name not in STATIC_FILES:
@@ -418,7 +427,6 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
         legal = []
         if game.current == viewer:
             legal = [m.LegalAction(id=int(a), text=str(a)) for a in state.legal_actions()]
-        names = {s: "AI" for s in game.ai_seats if s != viewer}
         return m.GameSnapshot(
             game_id=game.game_id,
             variant=state.variant,
@@ -430,7 +438,7 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
             step=game.steps,
             view=json.loads(state.to_json(viewer)),
             svg=game.board_svg(viewer),
-            text=render.text_board(state, viewer, names=names),
+            text=render.text_board(state, viewer, names=game.names(viewer)),
             legal=legal,
             result=game.result(),
             log=game.log_for(viewer),

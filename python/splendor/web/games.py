@@ -227,13 +227,21 @@ class Game:
             "bot": self.bot,
         }
 
+    def names(self, viewer: int) -> dict[int, str]:
+        """How the boards name the seats: every AI seat "AI" (the viewer's too, when the
+        page watches the AI play itself); when several people play, the others "human"."""
+        return {
+            s: "AI" if s in self.ai_seats else "human"
+            for s in range(self.players)
+            if s in self.ai_seats or s != viewer
+        }
+
     def board_svg(self, viewer: int, state: Any = None) -> str:
         state = self.state if state is None else state
-        names = {s: "AI" for s in self.ai_seats if s != viewer}
         legal: list[str] = []
         if state is self.state and self.current == viewer:
             legal = picks_of([str(a) for a in state.legal_actions()])
-        return str(render.svg_board(state, viewer, names=names, legal=legal))
+        return str(render.svg_board(state, viewer, names=self.names(viewer), legal=legal))
 
 
 def picks_of(texts: list[str]) -> list[str]:

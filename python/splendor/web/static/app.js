@@ -51,10 +51,13 @@ function fillPlayers() {
   fillSeats();
 }
 
+// One box per seat, ticked when the AI plays it, its role in words beside it. Seats that
+// exist keep their role; a seat added by raising the player count is the AI's (seat 0 is
+// yours), and says so.
 function fillSeats() {
   const n = Number($("players").value);
   const box = $("seats");
-  const checked = new Set([...box.querySelectorAll("input:checked")].map((i) => Number(i.value)));
+  const old = new Map([...box.querySelectorAll("input")].map((i) => [Number(i.value), i.checked]));
   box.querySelectorAll("label").forEach((l) => l.remove());
   for (let s = 0; s < n; s++) {
     const label = document.createElement("label");
@@ -62,10 +65,20 @@ function fillSeats() {
     input.type = "checkbox";
     input.value = String(s);
     input.id = `ai-seat-${s}`;
-    input.checked = checked.size ? checked.has(s) : s !== 0;
-    label.append(input, ` ${s}`);
+    input.checked = old.has(s) ? old.get(s) : s !== 0;
+    const role = document.createElement("span");
+    role.className = "role";
+    label.append(input, " ", role);
+    input.addEventListener("change", () => seatRole(label));
+    seatRole(label);
     box.append(label);
   }
+}
+
+function seatRole(label) {
+  const input = label.querySelector("input");
+  label.querySelector(".role").textContent = `seat ${input.value}: ${input.checked ? "AI" : "human"}`;
+  label.classList.toggle("ai", input.checked);
 }
 
 function botSpec() {
@@ -144,6 +157,7 @@ function actionButton(a, label) {
 function drawChoices(candidates) {
   const box = $("choices");
   box.innerHTML = "";
+  $("inspect").hidden = true;
   const phase = game.view.phase;
   let list = candidates;
   if (!list) list = phase === "main" ? [] : game.legal;
@@ -151,9 +165,9 @@ function drawChoices(candidates) {
     ? "Which one?"
     : phase === "over" ? "Game over" : phase === "main" ? "Your choices" : `Choose (${phase})`;
   for (const a of list) box.append(actionButton(a));
-  if (!list.length && game.legal.length) {
+  if (!candidates && !list.length && game.legal.length) {
     const p = document.createElement("p");
-    p.textContent = "Click a card to buy or reserve it, a deck to reserve blind, or tokens to take them.";
+    p.textContent = "Click a card or a deck to see what you can do with it, or tokens to take them.";
     box.append(p);
   }
   // Main-phase extras that are not places on the board (Duel: replenish, pass).
@@ -284,7 +298,7 @@ function sameParts(a, b) {
   return a.length === b.length && [...a].sort().join() === [...b].sort().join();
 }
 
-function onPick(pick) {
+function onPick(pick, target) {
   if (busy || replayStep !== null || !game || game.current === null) return;
   if (!game.legal.length) {
     say(`It is seat ${game.current}'s turn, not yours.`, "error");
@@ -303,18 +317,56 @@ function onPick(pick) {
     return;
   }
   const candidates = game.legal.filter((a) => matches(a, pick));
-  if (candidates.length === 1) {
-    play(candidates[0].id);
+  const card = /^[1-3]\.[1-5]$/.test(pick) || pick.startsWith("reserved ") || pick.startsWith("deck ");
+  if (card) {
+    inspect(pick, target, candidates);
+  } else if (candidates.length === 1) {
+    play(candidates[0].id); // a noble, royal or location when the rules ask which
   } else if (candidates.length > 1) {
     drawChoices(candidates);
     say(`What to do with ${pick}?`);
   } else {
-    // Nothing legal names it: send the natural action so the server explains why not.
-    let text = pick;
-    if (/^[1-3]\.[1-5]$/.test(pick) || pick.startsWith("reserved ")) text = `${BUY[game.variant]} ${pick}`;
-    else if (pick.startsWith("deck ")) text = `reserve ${pick}`;
-    play(text);
+    play(pick); // nothing legal names it: the server explains why not
   }
+}
+
+// A click on a card (or a deck) never plays: it shows the card, larger, with what it is, and
+// the moves that are legal with it as buttons. With none, one button asks the server why not.
+function inspect(pick, target, candidates) {
+  drawChoices(candidates);
+  const box = $("inspect");
+  box.innerHTML = "";
+  document.querySelectorAll("#board .inspected").forEach((g) => g.classList.remove("inspected"));
+  if (target) {
+    target.classList.add("inspected");
+    const bbox = target.getBBox();
+    const pad = 4;
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("viewBox", `${bbox.x - pad} ${bbox.y - pad} ${bbox.width + 2 * pad} ${bbox.height + 2 * pad}`);
+    svg.setAttribute("role", "img");
+    const copy = target.cloneNode(true);
+    copy.classList.remove("inspected", "legal");
+    copy.removeAttribute("data-pick");
+    svg.append(copy);
+    box.append(svg);
+  }
+  const about = document.createElement("p");
+  const title = target && target.querySelector("title");
+  about.textContent = title ? title.textContent : pick;
+  box.append(about);
+  box.hidden = false;
+  $("choices-title").textContent = `Card ${pick}`;
+  if (candidates.length) {
+    say(`${pick}: ${candidates.map((a) => a.text).join(" or ")}?`);
+    return;
+  }
+  const text = pick.startsWith("deck ") ? `reserve ${pick}` : `${BUY[game.variant]} ${pick}`;
+  const why = document.createElement("button");
+  why.type = "button";
+  why.textContent = `${text}: why not?`;
+  why.addEventListener("click", () => play(text));
+  $("choices").append(why);
+  say(`You can neither buy nor reserve ${pick} now.`);
 }
 
 function offerTakes() {
@@ -400,7 +452,7 @@ $("load").addEventListener("change", load);
 $("clear").addEventListener("click", () => { picked = []; drawSelection(); drawChoices(); say(""); });
 $("board").addEventListener("click", (event) => {
   const target = event.target.closest("[data-pick]");
-  if (target) onPick(target.dataset.pick);
+  if (target) onPick(target.dataset.pick, target);
 });
 $("replay-first").addEventListener("click", () => replayTo(0));
 $("replay-prev").addEventListener("click", () => replayTo((replayStep ?? game.step) - 1));
