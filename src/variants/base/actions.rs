@@ -240,10 +240,24 @@ fn level_slot(word: &str) -> Option<u16> {
 pub fn parse_action(text: &str) -> Result<Action, GameError> {
     let lower = crate::action_text::fold(text);
     let words: Vec<&str> = lower.split_whitespace().collect();
-    parse_words(&words)
-        .map(Action)
-        .ok_or_else(|| GameError::InvalidAction(format!("cannot parse action text {text:?}")))
+    parse_words(&words).map(Action).ok_or_else(|| {
+        crate::action_text::parse_error(text, &GRAMMAR, |t| {
+            parse_words(&t.split(' ').collect::<Vec<_>>()).map(|a| action_text(Action(a)))
+        })
+    })
 }
+
+/// The text forms, for the message of text that does not parse.
+pub const GRAMMAR: crate::action_text::Grammar = crate::action_text::Grammar {
+    forms: "take <colours> (take wug, take rr), reserve <level>.<slot>, reserve deck <level>, \
+            buy <level>.<slot>, buy reserved <1-3>, return <colour>, noble <id>, pay, \
+            pay gold <colours>, pass",
+    letters: "colour letters: w white, u blue, g green, r red, k black, y gold",
+    head_swap: ("recruit", "buy"),
+    letter_swap: ('b', 'u'),
+    letter_heads: &["take", "return", "pay"],
+    take_letters: true,
+};
 
 fn parse_words(words: &[&str]) -> Option<u16> {
     match words {

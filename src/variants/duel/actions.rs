@@ -148,10 +148,6 @@ pub fn text(a: Action) -> String {
     }
 }
 
-fn bad(text: &str, why: &str) -> GameError {
-    GameError::InvalidAction(format!("cannot parse Duel action `{text}`: {why}"))
-}
-
 fn kind_of(word: &str, kinds: usize) -> Option<usize> {
     let b = word.as_bytes();
     if b.len() != 1 {
@@ -167,101 +163,96 @@ fn slot_of(word: &str) -> Option<usize> {
         .position(|&x| x == (usize::from(l), usize::from(s)))
 }
 
+/// The text forms, for the message of text that does not parse.
+pub const GRAMMAR: crate::action_text::Grammar = crate::action_text::Grammar {
+    forms: "take <1-3 cells in a line> (take c3 c4), privilege <cell>, replenish, gold <cell>, \
+            reserve <level>.<slot>, reserve deck <level>, buy <level>.<slot>, \
+            buy reserved <1-3>, pay, pay gold <letters>, token <cell>, steal <letter>, \
+            joker <letter>, royal <id>, discard <letter>, pass",
+    letters: "cells a1-e5 (column, then row); letters: w white, u blue, g green, r red, \
+              k black, p pearl, y gold",
+    head_swap: ("recruit", "buy"),
+    letter_swap: ('b', 'u'),
+    letter_heads: &["pay", "steal", "joker", "discard"],
+    take_letters: false,
+};
+
 /// Parses an action's text (case-insensitive, cells and letters in any order).
 pub fn parse(text: &str) -> Result<Action, GameError> {
     let lower = crate::action_text::fold(text);
     let words: Vec<&str> = lower.split_whitespace().collect();
-    let cell_arg = |base: u16| -> Result<Action, GameError> {
-        match words.as_slice() {
-            [_, c] => parse_cell(c)
-                .map(|c| Action(base + c as u16))
-                .ok_or_else(|| bad(text, "expected a cell such as `c3`")),
-            _ => Err(bad(text, "expected one cell")),
-        }
+    parse_words(&words).map(Action).ok_or_else(|| {
+        crate::action_text::parse_error(text, &GRAMMAR, |t| {
+            parse_words(&t.split(' ').collect::<Vec<_>>()).map(|a| self::text(Action(a)))
+        })
+    })
+}
+
+fn parse_words(words: &[&str]) -> Option<u16> {
+    let cell_arg = |base: u16| match words {
+        [_, c] => parse_cell(c).map(|c| base + c as u16),
+        _ => None,
     };
-    let kind_arg = |base: u16, kinds: usize| -> Result<Action, GameError> {
-        match words.as_slice() {
-            [_, k] => kind_of(k, kinds)
-                .map(|k| Action(base + k as u16))
-                .ok_or_else(|| bad(text, "unknown token letter")),
-            _ => Err(bad(text, "expected one token letter")),
-        }
+    let kind_arg = |base: u16, kinds: usize| match words {
+        [_, k] => kind_of(k, kinds).map(|k| base + k as u16),
+        _ => None,
     };
-    let Some(&head) = words.first() else {
-        return Err(bad(text, "empty text"));
-    };
-    match head {
+    match *words.first()? {
         "take" => {
             let cells = &words[1..];
             if cells.is_empty() || cells.len() > 3 {
-                return Err(bad(text, "a take names between 1 and 3 cells"));
+                return None;
             }
             let mut mask = 0u32;
             for c in cells {
-                let c = parse_cell(c).ok_or_else(|| bad(text, "expected cells such as `c3`"))?;
+                let c = parse_cell(c)?;
                 if mask & (1 << c) != 0 {
-                    return Err(bad(text, "a cell is named twice"));
+                    return None;
                 }
                 mask |= 1 << c;
             }
-            match line_id(mask) {
-                Some(id) if id < NUM_LINES => Ok(Action(id as u16)),
-                _ => Err(bad(text, "the cells are not consecutive on one line")),
-            }
+            line_id(mask)
+                .filter(|&id| id < NUM_LINES)
+                .map(|id| id as u16)
         }
         "privilege" => cell_arg(PRIVILEGE),
-        "replenish" if words.len() == 1 => Ok(Action(REPLENISH)),
+        "replenish" if words.len() == 1 => Some(REPLENISH),
         "gold" => cell_arg(GOLD),
         "token" => cell_arg(TOKEN),
-        "reserve" | "buy" => match words.as_slice() {
-            ["reserve", "deck", l] => match crate::action_text::number(l, 1, 3) {
-                Some(l) => Ok(Action(RESERVE_DECK + l - 1)),
-                None => Err(bad(text, "the deck level must be between 1 and 3")),
-            },
-            ["buy", "reserved", i] => match crate::action_text::number(i, 1, 3) {
-                Some(i) => Ok(Action(BUY_RESERVED + i - 1)),
-                None => Err(bad(text, "the reserved index must be between 1 and 3")),
-            },
+        "reserve" | "buy" => match words {
+            ["reserve", "deck", l] => Some(RESERVE_DECK + crate::action_text::number(l, 1, 3)? - 1),
+            ["buy", "reserved", i] => Some(BUY_RESERVED + crate::action_text::number(i, 1, 3)? - 1),
             [h, s] => {
-                let slot =
-                    slot_of(s).ok_or_else(|| bad(text, "expected level.slot such as `2.3`"))?;
                 let base = if *h == "buy" { BUY } else { RESERVE };
-                Ok(Action(base + slot as u16))
+                Some(base + slot_of(s)? as u16)
             }
-            _ => Err(bad(text, "expected `level.slot`")),
+            _ => None,
         },
         "pay" => {
-            let g = match words.as_slice() {
+            let g = match words {
                 ["pay"] => 0,
-                ["pay", "gold", rest @ ..] if !rest.is_empty() => {
+                // At most 3 gold (and no lane can overflow into the next).
+                ["pay", "gold", rest @ ..] if !rest.is_empty() && rest.concat().len() <= 3 => {
                     let mut g = 0u64;
                     for ch in rest.concat().bytes() {
-                        let k = LETTERS[..6]
-                            .iter()
-                            .position(|&l| l == ch)
-                            .ok_or_else(|| bad(text, "gold pays for w u g r k p only"))?;
+                        let k = LETTERS[..6].iter().position(|&l| l == ch)?;
                         g += 1 << (8 * k);
                     }
                     g
                 }
-                _ => return Err(bad(text, "expected `pay` or `pay gold <letters>`")),
+                _ => return None,
             };
-            payment_index(g)
-                .map(|i| Action(PAY + i as u16))
-                .ok_or_else(|| bad(text, "at most 3 gold"))
+            payment_index(g).map(|i| PAY + i as u16)
         }
         "steal" => kind_arg(STEAL, 6),
         "joker" => kind_arg(JOKER, 5),
         "discard" => kind_arg(DISCARD, 7),
-        "royal" => match words.as_slice() {
-            [_, r] => match crate::action_text::number(r, 0, 3) {
-                Some(r) => Ok(Action(ROYAL + r)),
-                None => Err(bad(text, "a royal id must be between 0 and 3")),
-            },
-            _ => Err(bad(text, "expected a royal id")),
+        "royal" => match words {
+            [_, r] => Some(ROYAL + crate::action_text::number(r, 0, 3)?),
+            _ => None,
         },
-        "pass" if words.len() == 1 => Ok(Action(PASS)),
-        _ => Err(bad(text, "unknown action")),
+        "pass" if words.len() == 1 => Some(PASS),
+        _ => None,
     }
 }
 

@@ -225,10 +225,24 @@ fn parse_words(w: &[&str]) -> Option<u16> {
 pub fn parse_action(text: &str) -> Result<Action, GameError> {
     let lower = crate::action_text::fold(text);
     let words: Vec<&str> = lower.split_whitespace().collect();
-    parse_words(&words)
-        .map(Action)
-        .ok_or_else(|| GameError::InvalidAction(format!("cannot parse marvel action {text:?}")))
+    parse_words(&words).map(Action).ok_or_else(|| {
+        crate::action_text::parse_error(text, &GRAMMAR, |t| {
+            parse_words(&t.split(' ').collect::<Vec<_>>()).map(|a| action_text(Action(a)))
+        })
+    })
 }
+
+/// The text forms, for the message of text that does not parse.
+pub const GRAMMAR: crate::action_text::Grammar = crate::action_text::Grammar {
+    forms: "take <colours> (take pbr, take oo), reserve <level>.<slot>, reserve deck <level>, \
+            recruit <level>.<slot>, recruit reserved <1-3>, return <colour>, location <id>, \
+            pay, pay grey <colours>, pass",
+    letters: "colour letters: p purple, b blue, r red, o orange, y yellow, s grey, t green",
+    head_swap: ("buy", "recruit"),
+    letter_swap: ('u', 'b'),
+    letter_heads: &["take", "return", "pay"],
+    take_letters: true,
+};
 
 /// Position of grey vector `(p, b, r, o, y)` (each ≤ 5) in [`GREY_VECTORS`],
 /// indexed by `p*1296 + b*216 + r*36 + o*6 + y`; 255 where the sum exceeds 5.

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from splendor.errors import InvalidActionError
-from splendor.reference.action_text import number, words
+from splendor.reference.action_text import Grammar, number, parse_error, words
 from splendor.reference.base.cards import GOLD, LETTERS, NUM_LEVELS, SLOTS, TOKEN_LETTERS
 
 NUM_ACTIONS = 329
@@ -157,5 +156,24 @@ def parse_action(text: str) -> int:
     ws = words(text)
     parsed = _parse_words(ws) if ws else None
     if parsed is None:
-        raise InvalidActionError(f"cannot parse base-game action {text!r}")
+        raise parse_error(text, GRAMMAR, _canonical)
     return parsed
+
+
+def _canonical(text: str) -> str | None:
+    ws = words(text)
+    parsed = _parse_words(ws) if ws else None
+    return None if parsed is None else action_text(parsed)
+
+
+#: The text forms, for the message of text that does not parse (as the Rust engine's).
+GRAMMAR = Grammar(
+    forms="take <colours> (take wug, take rr), reserve <level>.<slot>, reserve deck <level>, "
+    "buy <level>.<slot>, buy reserved <1-3>, return <colour>, noble <id>, pay, "
+    "pay gold <colours>, pass",
+    letters="colour letters: w white, u blue, g green, r red, k black, y gold",
+    head_swap=("recruit", "buy"),
+    letter_swap=("b", "u"),
+    letter_heads=("take", "return", "pay"),
+    take_letters=True,
+)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from splendor.errors import InvalidActionError
-from splendor.reference.action_text import level_slot, number, words
+from splendor.reference.action_text import Grammar, level_slot, number, parse_error, words
 from splendor.reference.duel.board import LINES, cell_name
 from splendor.reference.duel.cards import KINDS, SLOT_OFFSET, SLOTS
 
@@ -134,5 +133,26 @@ def parse_action(text: str) -> int:
     ws = words(text)
     found = _parse(ws) if ws else None
     if found is None:
-        raise InvalidActionError(f"cannot parse Duel action {text!r}")
+        raise parse_error(text, GRAMMAR, _canonical)
     return found
+
+
+def _canonical(text: str) -> str | None:
+    ws = words(text)
+    found = _parse(ws) if ws else None
+    return None if found is None else action_text(found)
+
+
+#: The text forms, for the message of text that does not parse (as the Rust engine's).
+GRAMMAR = Grammar(
+    forms="take <1-3 cells in a line> (take c3 c4), privilege <cell>, replenish, gold <cell>, "
+    "reserve <level>.<slot>, reserve deck <level>, buy <level>.<slot>, "
+    "buy reserved <1-3>, pay, pay gold <letters>, token <cell>, steal <letter>, "
+    "joker <letter>, royal <id>, discard <letter>, pass",
+    letters="cells a1-e5 (column, then row); letters: w white, u blue, g green, r red, "
+    "k black, p pearl, y gold",
+    head_swap=("recruit", "buy"),
+    letter_swap=("b", "u"),
+    letter_heads=("pay", "steal", "joker", "discard"),
+    take_letters=False,
+)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from splendor.errors import InvalidActionError
-from splendor.reference.action_text import level_slot, number, words
+from splendor.reference.action_text import Grammar, level_slot, number, parse_error, words
 
 LETTERS = "pbroy"
 TOKEN_LETTERS = "pbroyst"  # stones, grey (S.H.I.E.L.D.), green (Time)
@@ -90,8 +89,26 @@ def parse_action(text: str) -> int:
     """The id of an action text (InvalidActionError when it does not parse)."""
     a = _parse(words(text))
     if a is None:
-        raise InvalidActionError(f"cannot parse marvel action {text!r}")
+        raise parse_error(text, GRAMMAR, _canonical)
     return a
+
+
+def _canonical(text: str) -> str | None:
+    a = _parse(words(text))
+    return None if a is None else action_text(a)
+
+
+#: The text forms, for the message of text that does not parse (as the Rust engine's).
+GRAMMAR = Grammar(
+    forms="take <colours> (take pbr, take oo), reserve <level>.<slot>, reserve deck <level>, "
+    "recruit <level>.<slot>, recruit reserved <1-3>, return <colour>, location <id>, "
+    "pay, pay grey <colours>, pass",
+    letters="colour letters: p purple, b blue, r red, o orange, y yellow, s grey, t green",
+    head_swap=("buy", "recruit"),
+    letter_swap=("u", "b"),
+    letter_heads=("take", "return", "pay"),
+    take_letters=True,
+)
 
 
 def _parse(w: list[str]) -> int | None:
