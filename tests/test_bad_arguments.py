@@ -496,3 +496,61 @@ def test_ranges_are_written_one_way() -> None:
         with pytest.raises(SplendorError) as info:
             call()
         assert engine_message in str(info.value)
+
+
+def _public_functions() -> Iterator[tuple[str, Callable[..., Any]]]:
+    """The module-level functions of ``splendor`` and ``splendor.envs`` (not classes)."""
+    import splendor.envs
+
+    for module in (splendor, splendor.envs):
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if callable(obj) and not inspect.isclass(obj):
+                yield f"{module.__name__}.{name}", obj
+
+
+def test_calls_that_do_not_fit_the_signature_are_config_errors() -> None:
+    """Too many positional arguments, an unknown keyword, a missing argument, wrong values
+    in the right places: ``ConfigError`` (or another SplendorError), never ``TypeError`` or
+    ``AttributeError``, for every module-level function."""
+    failures: list[str] = []
+    calls = 0
+    for label, fn in _public_functions():
+        params = _parameters(fn)
+        assert params, f"{label}: no signature to test"
+        required = [p for p in params if p.default is p.empty]
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        tries: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+            ((), {}) if required else ((), {"no_such_option": 1}),
+            (tuple(["base"] * (len(positional) + 1)), {}),
+            (tuple(["base"] * (len(positional) + 2)), {}),
+            (tuple(["base"] * len(required)), {"no_such_option": 1}),
+        ]
+        for p in params:
+            if p.kind is p.KEYWORD_ONLY:
+                # A keyword-only argument given positionally (`new_game("base", 2)`).
+                tries.append((("base", *(BAD[0],) * len(positional)), {}))
+        for bad in BAD:
+            tries.append(((bad,) * max(len(required), 1), {}))
+        for args, kwargs in tries:
+            calls += 1
+            try:
+                with _alarm(2.0):
+                    fn(*args, **kwargs)
+            except (SplendorError, TookTooLong):
+                pass
+            except BaseException as exc:
+                failures.append(
+                    f"{label}(*{_safe(args)}, **{kwargs}): {type(exc).__name__}: {_safe(exc)}"
+                )
+    assert calls > 200
+    assert not failures, "\n".join(failures)
+
+
+def test_a_call_that_does_not_fit_names_the_signature() -> None:
+    with pytest.raises(splendor.ConfigError, match=r"it is called as match\(bots, \*, variant="):
+        splendor.match("base", ["random"])  # type: ignore[arg-type,call-arg]
+    with pytest.raises(splendor.ConfigError, match="unexpected keyword argument 'player'"):
+        splendor.new_game("base", player=3)  # type: ignore[call-overload]
+    with pytest.raises(splendor.ConfigError, match="missing a required argument: 'variant'"):
+        splendor.random_games()  # type: ignore[call-arg]

@@ -112,6 +112,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "dir": str(d),
         "missing": str(d / "no" / "such.json"),
         "under_a_file": str(d / "a_file" / "x.json"),
+        "png": str(d / "board.png"),
     }
 
 
@@ -122,7 +123,8 @@ STRING_OPTIONS = {
     "--json": ["dir", "missing", "under_a_file"],
     "--out": ["under_a_file"],
     "--host": ["", "no.such.host.invalid"],
-    "--output": ["dir", "under_a_file"],
+    "--output": ["dir", "under_a_file", "png"],
+    "--viewer": ["x", "", "1.5", "-1", "5"],
     "--network": ["missing", "dir", "binary", "empty", "text"],
     "--resume": ["missing", "dir", "text"],
     "--hidden": ["", "0", "a,b", "-1", "16,,16"],
@@ -233,7 +235,7 @@ def test_match_checks_its_json_path_before_playing(files: dict[str, str]) -> Non
         check=False,
     )
     assert time.perf_counter() - start < 30
-    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.returncode == 1 and proc.stdout == ""
     assert (
         proc.stderr
         == f"splendor match: error: cannot write {files['missing']}: No such file or directory\n"

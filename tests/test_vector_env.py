@@ -335,7 +335,7 @@ def test_random_legal_actions_draw_the_same_from_the_packed_mask(
             env.step(from_words)
     with pytest.raises(ValueError, match="no legal action"):
         random_legal_actions(np.zeros((2, 3), dtype=np.uint64), rng)
-    with pytest.raises(ValueError, match="packed mask is"):
+    with pytest.raises(splendor.ConfigError, match="mask must be a 2-D NumPy array"):
         random_legal_actions(np.zeros(3, dtype=np.uint64), rng)
 
 

@@ -9,7 +9,13 @@ reference engine with the same API is :mod:`splendor.reference`.
 0
 """
 
+import importlib as _importlib
+import inspect as _inspect
+import typing as _typing
+from typing import Any as _Any
+
 from splendor import _core, errors
+from splendor._arguments import typed_errors as _typed_errors
 from splendor._core import (
     VARIANTS,
     Action,
@@ -84,6 +90,58 @@ __all__ = [
     "random_playout",
     "search",
 ]
+
+
+if not _typing.TYPE_CHECKING:
+    _nets_match = match
+
+    def match(bots: _Any, **options: _Any) -> MatchResult:
+        if not isinstance(bots, (list, tuple)):
+            _core.match(bots, **options)  # refuses them, naming the argument
+        return _nets_match(bots, **options)
+
+    # help(splendor.match) reads the engine's account of it, not the wrapper's.
+    match.__doc__ = _core.match.__doc__
+    match.__signature__ = _inspect.signature(_core.match)
+
+    # A call with arguments a function does not take (`new_game("base", 2)`) raises
+    # ConfigError naming the signature, as every other bad argument does, not TypeError.
+    for _name in __all__:
+        _obj = globals()[_name]
+        if callable(_obj) and not isinstance(_obj, type):
+            globals()[_name] = _typed_errors(_obj)
+            globals()[_name].__module__ = __name__  # pickled by reference as splendor.<name>
+    del _name, _obj
+
+
+#: Submodules imported on first use (``splendor.render.text_board(...)`` works after a
+#: plain ``import splendor``), so that ``import splendor`` stays cheap: it never imports
+#: PyTorch, Gymnasium or the web layer.
+_SUBMODULES = frozenset(
+    {
+        "arena",
+        "cli",
+        "distributed",
+        "envs",
+        "errors",
+        "nets",
+        "play",
+        "protocol",
+        "reference",
+        "render",
+        "selfplay",
+        "train",
+        "view",
+        "web",
+    }
+)
+
+
+def __getattr__(name: str) -> _Any:
+    """Imports a submodule on first access (``splendor.render``, ``splendor.selfplay``...)."""
+    if name in _SUBMODULES:
+        return _importlib.import_module(f"splendor.{name}")
+    raise AttributeError(f"module 'splendor' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:

@@ -81,17 +81,18 @@ def check_writable(path: str) -> None:
     """Fails now, before any work, if ``path`` cannot be written.
 
     Raises:
-        ConfigError: ``path`` is a directory or cannot be opened for writing.
+        OSError: ``path`` is a directory or cannot be opened for writing (the system
+            refuses: exit status 1, as for any file the command cannot write).
     """
     target = Path(path)
     if target.is_dir():
-        raise ConfigError(f"cannot write {path}: it is a directory")
+        raise IsADirectoryError(f"cannot write {path}: it is a directory")
     existed = target.exists()
     try:
         with target.open("a", encoding="utf-8"):
             pass
     except OSError as exc:
-        raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise OSError(f"cannot write {path}: {exc.strerror or exc}") from None
     if not existed:
         target.unlink()  # leave nothing behind if the work fails later
 
@@ -141,21 +142,36 @@ class GreedyPyBot:
         return best[self.rng.below(len(best))]
 
 
+#: Seconds between turns of ``splendor demo`` on a terminal, so that a person can follow.
+DEMO_DELAY = 0.6
+
+
 def _demo(args: argparse.Namespace) -> int:
     state = splendor.new_game(args.variant, players=args.players, seed=args.seed)
     bots = [splendor.GreedyBot(seed=args.seed * 31 + p) for p in range(state.num_players)]
+    # Paced on a terminal (a board every DEMO_DELAY seconds); at full speed into a pipe.
+    delay = args.delay
+    if delay is None:
+        delay = DEMO_DELAY if sys.stdout.isatty() and not args.quiet else 0.0
     last_player = -1
     first = True
+    decisions = turns = 0
     while not state.is_terminal():
         player = state.current_player
-        if player != last_player and not args.quiet:
-            # A spectator's board: every hand is shown, decks stay face down.
-            print(render.render_text(render.board_of(state, None), legend=first))
-            first = False
+        if player != last_player:
+            turns += 1
+            if not args.quiet:
+                if not first and delay > 0:
+                    sys.stdout.flush()
+                    time.sleep(delay)
+                # A spectator's board: every hand is shown, decks stay face down.
+                print(render.render_text(render.board_of(state, None), legend=first))
+                first = False
         action = bots[player].act(state)
         if not args.quiet:
             print(f"seat {player}: {action}")
         state.apply(action)
+        decisions += 1
         last_player = player
     print(render.render_text(render.board_of(state, None), legend=first))
     outcome = state.outcome()
@@ -166,6 +182,11 @@ def _demo(args: argparse.Namespace) -> int:
         print(f"Game over ({outcome.reason}). Winner: {who}. Scores: {scores}.")
     else:
         print(f"Game over ({outcome.reason}): no winner. Scores: {scores}.")
+    print(
+        f"{turns} turns, {decisions} decisions, {state.num_players} greedy bots"
+        f" ({args.variant}, seed {args.seed}); play one yourself: splendor play"
+        f" --variant {args.variant}"
+    )
     return 0
 
 
@@ -175,6 +196,12 @@ def _add_demo(sub: Any) -> None:
     p.add_argument("--players", type=int_in(2, 4), default=2, help="seats (Duel: 2)")
     p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
     p.add_argument("--quiet", action="store_true", help="print only the final board and result")
+    p.add_argument(
+        "--delay",
+        type=float_in(0, 60),
+        default=None,
+        help=f"seconds between turns (default: {DEMO_DELAY} on a terminal, 0 into a pipe)",
+    )
     p.set_defaults(func=_demo)
 
 
@@ -597,15 +624,56 @@ def _add_serve(sub: Any) -> None:
     p.set_defaults(func=_serve)
 
 
+#: The formats ``render`` writes, by the output file's extension.
+RENDER_FORMATS = {".svg": "svg", ".txt": "text"}
+
+
+def render_format(output: str, asked: str | None, tty: bool) -> str:
+    """The format ``render`` writes to ``output`` (``-``: stdout).
+
+    ``--format`` when given; else the file's extension (``.svg``, ``.txt``; a name
+    without one: SVG); on stdout, text on a terminal and SVG into a pipe.
+
+    Raises:
+        ConfigError: ``output`` has another extension (``.png``: no PNG is written), or
+            one that contradicts ``--format``.
+    """
+    if output == "-":
+        return asked or ("text" if tty else "svg")
+    ext = Path(output).suffix.lower()
+    if ext and ext not in RENDER_FORMATS:
+        raise ConfigError(
+            f"-o {output}: cannot write {ext[1:].upper()} (only SVG or text): name a .svg or"
+            " .txt file"
+        )
+    implied = RENDER_FORMATS.get(ext)
+    if asked is not None and implied is not None and asked != implied:
+        kind = {"svg": "an SVG", "text": "a text"}[implied]
+        raise ConfigError(f"-o {output} names {kind} file, but --format is {asked}")
+    return asked or implied or "svg"
+
+
+def _seat_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a seat number, got {text!r}") from None
+
+
 def _render(args: argparse.Namespace) -> int:
-    from splendor import render
     from splendor.play import read_game
 
+    fmt = render_format(args.output, args.format, sys.stdout.isatty())
+    if args.output != "-":
+        check_writable(args.output)
     state = read_game(args.game)
-    viewer = None if args.viewer is None else int(args.viewer)
-    if viewer is not None and not 0 <= viewer < state.num_players:
-        raise splendor.ConfigError(f"--viewer {viewer} is not a seat of this game")
-    fmt = args.format or ("text" if args.output.endswith(".txt") else "svg")
+    viewer = args.viewer
+    seats = state.num_players
+    if viewer is not None and not 0 <= viewer < seats:
+        raise ConfigError(
+            f"--viewer must be between 0 and {seats - 1} (this game has {seats} seats),"
+            f" got {viewer}"
+        )
     if fmt == "svg":
         picture = str(render.svg_board(state, viewer))
     else:
@@ -621,12 +689,17 @@ def _render(args: argparse.Namespace) -> int:
 def _add_render(sub: Any) -> None:
     p = sub.add_parser("render", help="draw a saved game's board (SVG or text)")
     p.add_argument("game", help="a saved game (a state's JSON)")
-    p.add_argument("-o", "--output", default="-", help="file to write (default: stdout)")
     p.add_argument(
-        "--viewer", type=int_in(0, 3), default=None, help="whose view (default: spectator)"
+        "-o", "--output", default="-", help="a .svg or .txt file to write (default: stdout)"
     )
     p.add_argument(
-        "--format", choices=["svg", "text"], default=None, help="default: text for .txt, else svg"
+        "--viewer", type=_seat_number, default=None, help="whose view (default: spectator)"
+    )
+    p.add_argument(
+        "--format",
+        choices=["svg", "text"],
+        default=None,
+        help="default: from the file's extension; on stdout, text on a terminal, else svg",
     )
     p.set_defaults(func=_render)
 
@@ -718,7 +791,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"splendor {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"splendor {args.command}: error: {exc}", file=sys.stderr)
+        # The system refused (a file it cannot read or write): status 1.
+        what = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else exc
+        print(f"splendor {args.command}: error: {what}", file=sys.stderr)
         return 1
     return code
 

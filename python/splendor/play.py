@@ -52,7 +52,8 @@ def read_game(path: str) -> Any:
     """The game saved in ``path`` (a state's JSON, as ``save`` writes it).
 
     Raises:
-        ConfigError: The file cannot be read or is not text.
+        OSError: The system refuses to read the file (missing, a folder, no permission).
+        ConfigError: The file is not text.
         InvalidStateError: The text is not a valid saved game.
     """
     try:
@@ -63,7 +64,7 @@ def read_game(path: str) -> Any:
             f"cannot load {path}: not a saved game (not UTF-8 text)"
         ) from None
     except OSError as exc:
-        raise splendor.ConfigError(f"cannot load {path}: {exc.strerror or exc}") from None
+        raise OSError(f"cannot load {path}: {exc.strerror or exc}") from None
     return splendor.from_json(text)
 
 
@@ -359,8 +360,8 @@ def main(
 
     Raises:
         ConfigError: A bad variant, player count, seat or bot spec; a file
-            that cannot be read, or holds another variant or player count
-            than the one asked for.
+            that holds another variant or player count than the one asked for.
+        OSError: The system refuses to read the file.
         InvalidStateError: The file is not a saved game.
     """
     out = stdout if stdout is not None else sys.stdout

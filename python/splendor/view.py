@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from splendor._arguments import typed_errors
 from splendor._core import from_json
 from splendor.reference.view import complete_view
 
 
+@typed_errors
 def from_view(text: str, *, seed: int = 0) -> Any:
     """The Rust state of one determinization of the view ``text`` (a full state loads as is).
 

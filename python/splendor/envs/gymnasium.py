@@ -30,6 +30,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 import splendor
+from splendor.envs._actions import action_id
 from splendor.envs._view import render_view
 from splendor.envs.spec import observation_spec
 
@@ -40,15 +41,17 @@ IDS = {"base": "splendor/Base-v0", "duel": "splendor/Duel-v0", "marvel": "splend
 ILLEGAL_ACTION_MODES = ("lose", "raise")
 
 
-def observation_space(variant: str, players: int = 2, *, normalize: bool = False) -> spaces.Dict:
+def observation_space(
+    variant: str, players: int = 2, *, normalize: bool = False, turn_cap: int = 100
+) -> spaces.Dict:
     """The observation space of one game: the observation vector and the action mask.
 
-    Each feature is bounded below by 0 and above by its scale (1 when normalised)
-    where the spec gives a hard maximum, else unbounded.
+    Each feature is bounded below by 0 and above by ``ObservationSpec.high``: its scale
+    (1 when normalised) where the spec gives a hard maximum, ``turn_cap`` for the rounds
+    played, else 16 times its typical scale. Every bound is finite.
     """
     spec = observation_spec(variant, players)
-    bound = np.ones(spec.size, dtype=np.float32) if normalize else spec.scales.copy()
-    high = np.where(spec.bounded, bound, np.float32(np.inf)).astype(np.float32)
+    high = spec.high(turn_cap=turn_cap, normalize=normalize)
     num_actions = splendor.new_game(variant, players=players).num_actions
     return spaces.Dict(
         {
@@ -78,9 +81,11 @@ class SplendorEnv(gymnasium.Env[Obs, np.int64]):
         seat: The agent's seat.
         turn_cap: Rounds before a game is truncated.
         normalize: Observations divided by the spec's scales.
-        illegal_action: ``"lose"`` (an illegal action ends the game with reward
-            -1, so that random exploration and ``check_env`` work) or ``"raise"``
-            (``IllegalActionError``; nothing changes).
+        illegal_action: ``"lose"`` (an illegal action, or an id out of range, ends the
+            game with reward -1, so that random exploration and ``check_env`` work) or
+            ``"raise"`` (``IllegalActionError``, ``InvalidActionError`` for an id out of
+            range; nothing changes). An action that is not an int id (a float, None,
+            text) raises ``InvalidActionError`` in either mode.
         render_mode: None or ``"ansi"`` (the agent's view: nothing hidden from it).
     """
 
@@ -119,7 +124,7 @@ class SplendorEnv(gymnasium.Env[Obs, np.int64]):
         self.render_mode = render_mode
         self.num_actions = self._env.num_actions
         self.observation_space = observation_space(  # type: ignore[assignment]
-            variant, players, normalize=normalize
+            variant, players, normalize=normalize, turn_cap=turn_cap
         )
         self.action_space = spaces.Discrete(self.num_actions)
         self._done = True
@@ -144,10 +149,12 @@ class SplendorEnv(gymnasium.Env[Obs, np.int64]):
         """Plays the agent's action, then the opponents' until the agent is to move again."""
         if self._done:
             raise splendor.ConfigError("the game is over: call reset() first")
-        a = int(action)
         mask = self._env.action_mask[0]
+        # Not an int id at all (a float, None, text): InvalidActionError in either mode.
+        a = action_id(action)
         if not (0 <= a < mask.size and mask[a]):
             if self.illegal_action == "raise":
+                action_id(a, mask.size)  # out of range: InvalidActionError
                 self._env.step(np.array([a], dtype=np.int64))  # raises, naming the action
             self._done = True
             obs = {
@@ -234,7 +241,9 @@ class SplendorVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], A
         self.copy = copy
         self.render_mode = render_mode
         self.num_envs = num_envs
-        self.single_observation_space = observation_space(variant, players, normalize=normalize)
+        self.single_observation_space = observation_space(
+            variant, players, normalize=normalize, turn_cap=turn_cap
+        )
         self.num_actions = self._env.num_actions
         self.single_action_space = spaces.Discrete(self.num_actions)
         self.observation_space = gymnasium.vector.utils.batch_space(

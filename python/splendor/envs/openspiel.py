@@ -31,6 +31,7 @@ import numpy.typing as npt
 import pyspiel
 
 import splendor
+from splendor.envs._actions import action_id
 from splendor.envs.spec import observation_spec
 
 __all__ = ["GAMES", "SplendorGame", "SplendorObserver", "SplendorState"]
@@ -127,6 +128,11 @@ class SplendorState(pyspiel.State):
         if player != self.engine.current_player:
             return []
         return [int(a) for a in self.engine.legal_action_ids()]
+
+    def apply_action(self, action: Any) -> None:
+        """Plays ``action``: an int id in ``0..num_distinct_actions() - 1`` (anything else
+        raises ``InvalidActionError``, an illegal id ``IllegalActionError``)."""
+        super().apply_action(action_id(action, self.engine.num_actions))
 
     def _apply_action(self, action: int) -> None:
         self.engine.apply(int(action))

@@ -34,6 +34,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import splendor
+from splendor.envs._actions import action_id
 from splendor.envs._view import render_view
 from splendor.envs.spec import observation_spec
 
@@ -82,8 +83,7 @@ class raw_env(AECEnv[str, Obs, int]):
         self._state: Any = splendor.new_game(variant, players=players, turn_cap=turn_cap)
         self.num_actions: int = self._state.num_actions
         self.possible_agents = [f"player_{p}" for p in range(players)]
-        bound = np.ones(self._spec.size, np.float32) if normalize else self._spec.scales
-        high = np.where(self._spec.bounded, bound, np.float32(np.inf)).astype(np.float32)
+        high = self._spec.high(turn_cap=turn_cap, normalize=normalize)
         space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, high, (self._spec.size,), np.float32),
@@ -133,7 +133,7 @@ class raw_env(AECEnv[str, Obs, int]):
             return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._state.apply(int(action))  # type: ignore[arg-type]
+        self._state.apply(action_id(action, self.num_actions))
         if self._state.is_terminal():
             outcome = self._state.outcome()
             if outcome.truncated:
@@ -156,11 +156,27 @@ class raw_env(AECEnv[str, Obs, int]):
         pass
 
 
+class _CheckedActions(wrappers.BaseWrapper[str, Obs, int]):
+    """Refuses, with ``InvalidActionError``, an action that is not an id of the action space
+    (a float, None, text, an id out of range) for an agent still playing."""
+
+    def step(self, action: Any) -> None:
+        agent = self.env.agent_selection
+        if not (self.env.terminations[agent] or self.env.truncations[agent]):
+            action = action_id(action, self.env.num_actions)
+        super().step(action)
+
+
 def env(variant: str = "base", **kwargs: Any) -> AECEnv[str, Obs, int]:
-    """The raw env wrapped as PettingZoo wraps its classic games."""
+    """The raw env wrapped as PettingZoo wraps its classic games.
+
+    An illegal action ends the game with -1 for its agent; an action that is not an id of
+    the action space raises ``InvalidActionError``.
+    """
     wrapped: Any = raw_env(variant, **kwargs)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = _CheckedActions(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 

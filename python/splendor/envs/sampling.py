@@ -7,6 +7,9 @@ import functools
 import numpy as np
 import numpy.typing as npt
 
+from splendor._arguments import typed_errors
+from splendor.errors import ConfigError
+
 
 def _select_table(bit_order: str) -> npt.NDArray[np.int64]:
     """``table[b, j]``: the element (0-7) of the ``j``-th set bit of the byte ``b``, for
@@ -31,6 +34,7 @@ _BYTE = np.uint64(0xFF)
 _THREE = np.uint64(3)
 
 
+@typed_errors
 def random_legal_actions(
     mask: npt.NDArray[np.bool_] | npt.NDArray[np.uint64], rng: np.random.Generator
 ) -> npt.NDArray[np.int64]:
@@ -46,10 +50,18 @@ def random_legal_actions(
     operations, several times faster than ``np.nonzero`` on a wide mask. Every row
     must have a legal action. The draws depend only on the mask and ``rng``.
     """
+    if not isinstance(mask, np.ndarray) or mask.ndim != 2:
+        raise ConfigError(
+            "mask must be a 2-D NumPy array (bool [n, num_actions] or packed uint64"
+            f" [n, words]), got {_describe(mask)}"
+        )
+    if not isinstance(rng, np.random.Generator):
+        raise ConfigError(
+            f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got"
+            f" {_describe(rng)}"
+        )
     fast = hasattr(np, "bitwise_count")  # NumPy >= 2.0; else the byte path
     if mask.dtype == np.uint64:
-        if mask.ndim != 2:
-            raise ValueError(f"a packed mask is [n, words], got shape {mask.shape}")
         if fast:
             # Row-aligned words: the rows' words side by side, [words, n].
             return _draw(mask.T.copy(), 0, rng)
@@ -70,6 +82,12 @@ def random_legal_actions(
     return _draw(row_words, first_bit, rng)
 
 
+def _describe(value: object) -> str:
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape}"
+    return type(value).__name__
+
+
 def _draw(
     row_words: npt.NDArray[np.uint64],
     first_bit: npt.NDArray[np.int64] | int,
@@ -86,7 +104,7 @@ def _draw(
         np.add(running[w - 1], running[w], out=running[w])
     total = running[-1]
     if n and int(total.min()) == 0:
-        raise ValueError("a row of the mask has no legal action")
+        raise ConfigError("a row of the mask has no legal action")
     k = (rng.random(n) * total).astype(np.int32)
     # The word holding each row's k-th legal action: how many running sums are <= k.
     which = (running <= k).view(np.uint8).sum(axis=0, dtype=np.uint8).astype(np.int64)
@@ -155,7 +173,7 @@ def _by_bytes(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDAr
     per_byte = _POPCOUNT[packed]
     cumulative = np.cumsum(per_byte, axis=1, dtype=np.int32)
     if n and int(cumulative[:, -1].min()) == 0:
-        raise ValueError("a row of the mask has no legal action")
+        raise ConfigError("a row of the mask has no legal action")
     k = (rng.random(n) * cumulative[:, -1]).astype(np.int32)
     byte = np.argmax(cumulative > k[:, None], axis=1)
     rows = np.arange(n)

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from splendor import _core
+from splendor._arguments import typed_errors
 
 
 class Feature(NamedTuple):
@@ -24,6 +25,11 @@ class Feature(NamedTuple):
     """The normalised feature is ``value / scale``."""
     bounded: bool
     """True when ``scale`` is a hard maximum (the normalised value is between 0 and 1)."""
+
+
+#: How many times its typical scale a feature without a hard maximum may reach, at
+#: most (``ObservationSpec.high``).
+UNBOUNDED_FACTOR = 16
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,20 @@ class ObservationSpec:
             lines.append(f"| {offset} | `{record}` | {count} | {_fields(fields)} |")
         return "\n".join(lines)
 
+    def high(self, *, turn_cap: int = 100, normalize: bool = False) -> npt.NDArray[np.float32]:
+        """A finite upper bound of every feature (every feature is at least 0), for an
+        observation space: the scale where it is a hard maximum; ``rounds``: ``turn_cap``
+        (a game is truncated after that many rounds); any other feature (points, card
+        counts) :data:`UNBOUNDED_FACTOR` times its typical scale, more than any game
+        reaches (a seat can own every card: 90 = 4.5 x 20 in the base game; the points
+        stop a game near the scale). With ``normalize``, divided by the scales.
+        """
+        high = np.where(self.bounded, self.scales, self.scales * UNBOUNDED_FACTOR)
+        high[self.offset("rounds")] = max(turn_cap, 1)
+        if normalize:
+            high = high / self.scales
+        return high.astype(np.float32)
+
     def normalize(self, obs: npt.ArrayLike) -> npt.NDArray[np.float32]:
         """``obs / scales`` (any leading batch dimensions), as float32."""
         return (np.asarray(obs, dtype=np.float32) / self.scales).astype(np.float32)
@@ -133,12 +153,22 @@ def _fields(fields: list[Feature]) -> str:
     return ", ".join(out)
 
 
-@cache
+@typed_errors
 def observation_spec(variant: str, players: int = 2) -> ObservationSpec:
     """The observation layout of ``variant`` with ``players`` seats, without creating a state.
 
     ``ConfigError`` for an unknown variant or a player count it does not seat.
     """
+    try:
+        return _observation_spec(variant, players)
+    except TypeError:  # an unhashable argument: the engine names it
+        _core._observation_spec(variant, players)
+        raise
+
+
+@cache
+def _observation_spec(variant: str, players: int) -> ObservationSpec:
+    """:func:`observation_spec`, made once per ``(variant, players)``."""
     rows = _core._observation_spec(variant, players)
     features = tuple(Feature(*row) for row in rows)
     scales = np.array([f.scale for f in features], dtype=np.float32)
