@@ -22,6 +22,7 @@ __all__ = [
     "VARIANTS",
     "Action",
     "BaseState",
+    "BotSpec",
     "DuelState",
     "GreedyBot",
     "MarvelState",
@@ -39,6 +40,7 @@ __all__ = [
     "from_json",
     "match",
     "new_game",
+    "parse_bot_spec",
     "random_games",
     "random_playout",
     "search",
@@ -674,6 +676,66 @@ class MctsBot:
         """
 
 @final
+class BotSpec:
+    """A bot spec, parsed (what :func:`parse_bot_spec` returns): what it names and the
+    budget it gives, nothing loaded yet.
+
+    ``str(spec)`` is the spec in its one spelling, which parses back to an equal spec;
+    specs compare and hash by it, and pickle.
+
+    Args:
+        text: The spec; see :func:`parse_bot_spec`.
+
+    Raises:
+        ConfigError: ``text`` is not a spec (the message lists the forms).
+    """
+
+    def __new__(cls, text: str) -> BotSpec: ...
+    @property
+    def kind(self) -> Literal["default", "random", "greedy", "mcts", "net"]:
+        """What the spec names: "default", "random", "greedy", "mcts" or "net"."""
+
+    @property
+    def iterations(self) -> int | None:
+        """N of ``mcts:N`` / ``net:N``; None when the spec gives no iteration count."""
+
+    @property
+    def time_limit(self) -> float | None:
+        """T of ``mcts:Ts`` / ``net:Ts`` (seconds per move); None when the spec gives no
+        time."""
+
+    @property
+    def network(self) -> str | None:
+        """PATH of ``net:N@PATH`` / ``net:Ts@PATH``; None when the spec names no file."""
+
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
+def parse_bot_spec(text: str) -> BotSpec:
+    """Parses a bot spec: the one parser of the engine, ``splendor.match``, the command
+    line and the web server, so a spec means the same everywhere.
+
+    The forms: ``default`` (the package's default AI for the game), ``random``,
+    ``greedy``, ``mcts`` (1000 iterations), ``mcts:N`` (N iterations), ``mcts:Ts`` (T
+    seconds per move), ``net``, ``net:N``, ``net:Ts`` (the search guided by the network
+    shipped for the game), ``net:N@PATH``, ``net:Ts@PATH`` (the network file at PATH).
+    N is digits only (1 or more); T is digits with an optional decimal part (``0.5``,
+    ``2``), more than 0: no sign, exponent, underscore, ``inf`` or ``nan``. Keywords may
+    be in any case; spaces around the text and its parts are ignored (``mcts: 500`` is
+    ``mcts:500``). Nothing is loaded or checked against a game: a limit on the budget is
+    checked on the result.
+
+    >>> spec = parse_bot_spec("mcts: 500")
+    >>> spec.kind, spec.iterations, str(spec)
+    ('mcts', 500, 'mcts:500')
+
+    Raises:
+        ConfigError: ``text`` is not one of the forms (the message lists them, in the
+            words of every bad spec's error).
+    """
+
+@final
 class SearchResult:
     """What :func:`search` found.
 
@@ -911,10 +973,11 @@ def match(
 
     Games come in groups of ``players`` sharing one deal, with the bots rotated
     through the seats. Fewer bots than seats: the last one fills the rest.
-    Bots may be given as specs: ``random``, ``greedy``, ``mcts``, ``mcts:N``,
-    ``mcts:Ts``, ``net:N@PATH``, ``net:Ts@PATH`` (the search with the network
-    file at PATH; :func:`splendor.match` also resolves ``net:N`` / ``net:Ts``
-    to the network shipped for the variant and player count). A bot object
+    Bots may be given as specs, read by :func:`parse_bot_spec`: ``random``,
+    ``greedy``, ``mcts``, ``mcts:N``, ``mcts:Ts``, ``net:N@PATH``, ``net:Ts@PATH``
+    (the search with the network file at PATH; :func:`splendor.match` also resolves
+    ``default``, ``net``, ``net:N`` and ``net:Ts`` to the network shipped for the
+    variant and player count). A bot object
     contributes its kind and settings; the seeds of the games' bots derive
     from ``seed``.
 

@@ -23,15 +23,17 @@ BotLike = _core.RandomBot | _core.GreedyBot | _core.MctsBot | str
 
 
 def parse_bots(text: str) -> list[str]:
-    """Splits a comma-separated bot list (``"mcts:1000,greedy"``) into specs.
+    """Splits a comma-separated bot list (``"mcts:1000,greedy"``) into specs, each
+    read by :func:`splendor.parse_bot_spec` and written in its one spelling.
 
     Raises:
-        ConfigError: The list is empty or has an empty entry.
+        ConfigError: The list is empty or has an empty entry, or an entry is not a
+            bot spec (the parser's message, which lists the forms).
     """
     specs = [part.strip() for part in text.split(",")]
     if not specs or any(not s for s in specs):
         raise ConfigError(f"bad bot list {text!r}: expected e.g. 'mcts:1000,greedy'")
-    return specs
+    return [str(_core.parse_bot_spec(s)) for s in specs]
 
 
 class ProgressBar:

@@ -1,19 +1,20 @@
 """Networks shipped with the package, and ``net:`` bot specs.
 
 A ``net:N@PATH`` or ``net:Ts@PATH`` spec is the search with the network file at
-PATH (N iterations or T seconds per move). ``net:N`` / ``net:Ts`` without a path
-name the network shipped for the game being played,
+PATH (N iterations or T seconds per move). ``net``, ``net:N`` and ``net:Ts`` without
+a path name the network shipped for the game being played,
 ``splendor/data/nets/<variant>-<players>p.safetensors``; only Python knows where
 the package data lives, so this module rewrites such specs to ``net:...@PATH``
 before they reach the engine.
 
-The spec ``default`` is the package's default AI for the game: the search guided by the
+Every spec is read by the one parser, :func:`splendor.parse_bot_spec`. The spec
+``default`` is the package's default AI for the game: the search guided by the
 shipped network (``net:N``, ``N`` iterations taking about the time per move of
 ``mcts:1000``) where one is shipped, else ``mcts:1000``.
 
 >>> resolve_bot_spec("default", "base", 3)
 'mcts:1000'
->>> resolve_bot_spec("mcts:1000", "base", 2)
+>>> resolve_bot_spec(" MCTS: 1000", "base", 2)
 'mcts:1000'
 >>> resolve_bot_spec("net:400@best.safetensors", "base", 2)
 'net:400@best.safetensors'
@@ -73,18 +74,26 @@ def default_bot_spec(variant: str, players: int) -> str:
 
 
 def resolve_bot_spec(spec: str, variant: str, players: int) -> str:
-    """``spec`` with ``default`` turned into :func:`default_bot_spec` and a path-less
-    ``net:N`` / ``net:Ts`` into ``net:N@<shipped network>``; any other spec unchanged.
+    """``spec``, parsed by :func:`splendor.parse_bot_spec`, in its one spelling, with
+    ``default`` turned into :func:`default_bot_spec` and a path-less ``net`` /
+    ``net:N`` / ``net:Ts`` into ``net:...@<shipped network>`` (``net`` alone: the
+    iterations of :data:`SHIPPED_NET_ITERATIONS`): a spec the engine can build.
 
     Raises:
-        ConfigError: A path-less ``net:`` spec and no network shipped for the game.
+        ConfigError: Not a bot spec (the message lists the forms), or a path-less
+            ``net`` spec and no network shipped for the game.
     """
-    text = spec.strip()
-    if text.lower() == "default":
-        spec = text = default_bot_spec(variant, players)
-    if text[:4].lower() == "net:" and "@" not in text:
-        return f"{text}@{shipped_network_path(variant, players)}"
-    return spec
+    parsed = _core.parse_bot_spec(spec)
+    if parsed.kind == "default":
+        parsed = _core.parse_bot_spec(default_bot_spec(variant, players))
+    if parsed.kind == "net" and parsed.network is None:
+        path = shipped_network_path(variant, players)
+        if parsed.iterations is None and parsed.time_limit is None:
+            parsed = _core.parse_bot_spec(
+                f"net:{SHIPPED_NET_ITERATIONS.get((variant, players), 1000)}"
+            )
+        return f"{parsed}@{path}"
+    return str(parsed)
 
 
 def match(

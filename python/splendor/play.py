@@ -24,7 +24,7 @@ from typing import Any, TextIO
 import splendor
 from splendor import _core, render
 from splendor.errors import SplendorError
-from splendor.nets import default_bot_spec, resolve_bot_spec
+from splendor.nets import resolve_bot_spec
 
 CLEAR = "\x1b[2J\x1b[H"
 BOLD = "\x1b[1m"
@@ -90,53 +90,29 @@ def not_an_action(line: str, variant: str) -> str | None:
 
 
 def make_bot(spec: str, seed: int, variant: str = "base", players: int = 2) -> Bot:
-    """A bot from a spec: ``random``, ``greedy``, ``mcts``, ``mcts:N``, ``mcts:Ts``,
-    ``net:N@PATH``, ``net:Ts@PATH``, ``net:N`` / ``net:Ts`` (the network shipped
-    for ``variant`` and ``players``), or ``default`` (the default AI for the game:
-    the shipped network at about the time of ``mcts:1000`` where one is shipped,
-    else ``mcts:1000``; see :func:`splendor.nets.default_bot_spec`).
+    """A bot from a spec (read by :func:`splendor.parse_bot_spec`, the one parser):
+    ``random``, ``greedy``, ``mcts``, ``mcts:N``, ``mcts:Ts``, ``net:N@PATH``,
+    ``net:Ts@PATH``, ``net`` / ``net:N`` / ``net:Ts`` (the network shipped for
+    ``variant`` and ``players``), or ``default`` (the default AI for the game: the
+    shipped network at about the time of ``mcts:1000`` where one is shipped, else
+    ``mcts:1000``; see :func:`splendor.nets.default_bot_spec`).
 
     Raises:
         ConfigError: The spec is not one of those, or no network is shipped.
         NetworkError: A bad network file, or one for another game.
     """
-    raw = spec.strip()
-    if raw.lower() == "default":
-        raw = default_bot_spec(variant, players)
-    if raw[:4].lower() == "net:":
-        budget, _, path = resolve_bot_spec(raw, variant, players)[4:].partition("@")
-        iterations, seconds = _budget(budget)
-        if iterations is not None or seconds is not None:
-            return _core.MctsBot(
-                iterations=iterations, time_limit=seconds, seed=seed, network=path.strip()
-            )
-    s = raw.lower()
-    if s == "random":
+    parsed = _core.parse_bot_spec(resolve_bot_spec(spec, variant, players))
+    if parsed.kind == "random":
         return _core.RandomBot(seed=seed)
-    if s == "greedy":
+    if parsed.kind == "greedy":
         return _core.GreedyBot(seed=seed)
-    if s == "mcts":
-        return _core.MctsBot(seed=seed)
-    if s.startswith("mcts:"):
-        iterations, seconds = _budget(s[5:])
-        if iterations is not None or seconds is not None:
-            # MctsBot itself rejects zero or negative budgets (ConfigError).
-            return _core.MctsBot(iterations=iterations, time_limit=seconds, seed=seed)
-    raise splendor.ConfigError(
-        f"unknown bot {spec!r}: expected default, random, greedy, mcts, mcts:N, mcts:Ts, "
-        "net:N, net:Ts, net:N@PATH or net:Ts@PATH"
+    # mcts or net: resolve_bot_spec left no default and no net without its file.
+    return _core.MctsBot(
+        iterations=parsed.iterations,
+        time_limit=parsed.time_limit,
+        seed=seed,
+        network=parsed.network,
     )
-
-
-def _budget(arg: str) -> tuple[int | None, float | None]:
-    """``N`` -> (N, None), ``Ts`` -> (None, T), anything else (None, None)."""
-    arg = arg.strip().lower()
-    try:
-        if arg.endswith("s"):
-            return None, float(arg[:-1])
-        return int(arg), None
-    except ValueError:
-        return None, None
 
 
 @dataclass

@@ -8,7 +8,7 @@ use super::search::{search_config, StateFn};
 use super::state::Seed;
 use super::{errors, interrupt};
 use crate::game::Game;
-use crate::search::{bots, Bot, BotSpec, SearchConfig, Selection};
+use crate::search::{bots, Bot, BotSpec, ParsedBotSpec, SearchConfig, Selection};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 use std::sync::{Mutex, MutexGuard};
@@ -360,9 +360,109 @@ pub(super) fn bot_spec(i: usize, obj: &Bound<'_, PyAny>) -> PyResult<BotSpec> {
     )))
 }
 
-/// Adds the bot classes to the module.
+/// A bot spec, parsed (what `parse_bot_spec` returns): what it names and
+/// the budget it gives, nothing loaded yet.
+///
+/// `str(spec)` is the spec in its one spelling, which parses back to an equal
+/// spec; specs compare and hash by it, and pickle.
+///
+/// Args:
+///     text: The spec; see `parse_bot_spec`.
+///
+/// Raises:
+///     ConfigError: `text` is not a spec (the message lists the forms).
+#[pyclass(frozen, module = "splendor._core", name = "BotSpec")]
+pub(crate) struct PyBotSpec {
+    spec: ParsedBotSpec,
+}
+
+#[pymethods]
+impl PyBotSpec {
+    #[new]
+    #[pyo3(text_signature = "(text)")]
+    fn new(text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text = args::text(text, "a bot spec", errors::config)?;
+        Ok(Self {
+            spec: ok(ParsedBotSpec::parse(text))?,
+        })
+    }
+
+    /// What the spec names: "default", "random", "greedy", "mcts" or "net".
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.spec.kind.as_str()
+    }
+
+    /// N of `mcts:N` / `net:N`; None when the spec gives no iteration count.
+    #[getter]
+    fn iterations(&self) -> Option<u64> {
+        self.spec.iterations
+    }
+
+    /// T of `mcts:Ts` / `net:Ts` (seconds per move); None when the spec
+    /// gives no time.
+    #[getter]
+    fn time_limit(&self) -> Option<f64> {
+        self.spec.time_limit
+    }
+
+    /// PATH of `net:N@PATH` / `net:Ts@PATH`; None when the spec names no
+    /// file.
+    #[getter]
+    fn network(&self) -> Option<&str> {
+        self.spec.network.as_deref()
+    }
+
+    fn __str__(&self) -> String {
+        self.spec.to_string()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let text = PyString::new(py, &self.spec.to_string());
+        Ok(format!("BotSpec({})", text.repr()?))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        super::pickle::eq(self, other, |a, b| a.spec == b.spec)
+    }
+
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        PyString::new(py, &self.spec.to_string()).hash()
+    }
+
+    /// Pickle support: the spec's text.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        (slf.get_type(), (slf.get().spec.to_string(),)).into_pyobject(slf.py())
+    }
+}
+
+/// Parses a bot spec: the one parser of the engine, `splendor.match`, the
+/// command line and the web server, so a spec means the same everywhere.
+///
+/// The forms: `default` (the package's default AI for the game), `random`,
+/// `greedy`, `mcts` (1000 iterations), `mcts:N` (N iterations), `mcts:Ts`
+/// (T seconds per move), `net`, `net:N`, `net:Ts` (the search guided by the
+/// network shipped for the game), `net:N@PATH`, `net:Ts@PATH` (the network
+/// file at PATH). N is digits only (1 or more); T is digits with an optional
+/// decimal part (`0.5`, `2`), more than 0: no sign, exponent, underscore,
+/// `inf` or `nan`. Keywords may be in any case; spaces around the text and
+/// its parts are ignored (`mcts: 500` is `mcts:500`). Nothing is loaded or
+/// checked against a game: a limit on the budget is checked on the result.
+///
+/// Raises:
+///     ConfigError: `text` is not one of the forms (the message lists them,
+///         in the words of every bad spec's error).
+#[pyfunction]
+#[pyo3(text_signature = "(text)")]
+fn parse_bot_spec(text: &Bound<'_, PyAny>) -> PyResult<PyBotSpec> {
+    PyBotSpec::new(text)
+}
+
+/// Adds the bot classes and `parse_bot_spec` to the module.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRandomBot>()?;
     m.add_class::<PyGreedyBot>()?;
-    m.add_class::<PyMctsBot>()
+    m.add_class::<PyMctsBot>()?;
+    m.add_class::<PyBotSpec>()?;
+    m.add_function(wrap_pyfunction!(parse_bot_spec, m)?)
 }

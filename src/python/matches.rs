@@ -294,9 +294,11 @@ impl VariantFn for MatchFn<'_> {
 ///
 /// Games come in groups of `players` sharing one deal, with the bots
 /// rotated through the seats. Fewer bots than seats: the last one fills the
-/// rest. Bots may be given as specs: `random`, `greedy`, `mcts`, `mcts:N`,
-/// `mcts:Ts`. A bot object contributes its kind and settings; the seeds of
-/// the games' bots derive from `seed`.
+/// rest. Bots may be given as specs, read by `parse_bot_spec`: `random`,
+/// `greedy`, `mcts`, `mcts:N`, `mcts:Ts`, `net:N@PATH`, `net:Ts@PATH`
+/// (`splendor.match` also resolves `default` and `net` to the network
+/// shipped for the game). A bot object contributes its kind and settings;
+/// the seeds of the games' bots derive from `seed`.
 ///
 /// `first_game`: the call plays games `first_game .. first_game + games - 1`
 /// of the match seeded `seed`, each exactly as a match from game 0 plays it,

@@ -8,7 +8,6 @@ event loop.
 from __future__ import annotations
 
 import functools
-import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -21,12 +20,6 @@ from splendor.web.models import Considered, MoveResponse
 
 CONSIDERED = 8
 """Moves listed in a move's statistics."""
-# `mcts`: the rollout search; `net`: the search guided by the server's network for the
-# game; `default`: `net` where the package ships a network for the game, else `mcts`.
-_SEARCH = re.compile(
-    r"^(?:(?P<kind>mcts|net)(?::(?:(?P<n>\d+)|(?P<t>\d+(?:\.\d+)?)s))?|(?P<default>default))$"
-)
-_NUMBER = re.compile(r":(?P<n>\d+)(?P<s>s?)$")
 
 
 class BudgetError(ValueError):
@@ -74,38 +67,35 @@ def plan_move(
     """Check ``bot`` and the budget against ``limits`` (and, given the ``game``'s
     variant and player count, that a ``net`` search has a network for it).
 
+    ``bot`` is read by :func:`splendor.parse_bot_spec`, the one parser of the engine,
+    the command line and this server, and the limits are checked on the budget it
+    parsed, whatever its spelling (``mcts: 150000`` is ``mcts:150000``). A budget in
+    the spec replaces the request's.
+
     Raises:
         BudgetError: The budget is over the limits.
-        ConfigError: An unknown bot spec, a network file path (the server searches
-            only with the networks it ships), or ``net`` for a game with none.
+        ConfigError: Not a bot spec (the parser's message, which lists the forms), a
+            network file path (the server searches only with the networks it ships),
+            or ``net`` for a game with none.
     """
-    spec = bot.strip().lower()
-    if "@" in spec:
+    spec = splendor.parse_bot_spec(bot)
+    if spec.network is not None:
         # A client must not make the server open files of its choosing.
         raise ConfigError(
             f"bot {bot!r} names a file: this server only searches with the networks it"
             " ships (net, net:N or net:Ts)"
         )
-    m = _SEARCH.match(spec)
-    if m is not None:
-        if m.group("n") is not None:
-            iterations = int(m.group("n"))
-        if m.group("t") is not None:
-            time_limit = float(m.group("t"))
-        kind = m.group("kind") or "default"
-        if kind == "net" and game is not None:
+    if spec.iterations is not None or spec.time_limit is not None:
+        iterations, time_limit = spec.iterations, spec.time_limit
+    if spec.kind in ("mcts", "net", "default"):
+        if spec.kind == "net" and game is not None:
             shipped_network_path(*game)  # ConfigError when none is shipped
-        plan = Plan(kind, iterations, time_limit, limits.default_iterations, limits.max_iterations)
+        plan = Plan(
+            spec.kind, iterations, time_limit, limits.default_iterations, limits.max_iterations
+        )
     else:
-        # Any other spec (greedy, random ...): its own budget is checked if it has one.
-        n = _NUMBER.search(spec)
-        if n is not None:
-            if n.group("s"):
-                time_limit = float(n.group("n"))
-            else:
-                iterations = int(n.group("n"))
-        plan = Plan(spec, iterations, time_limit)
-        make_bot(spec, 0)  # raises ConfigError for an unknown spec
+        # random or greedy: no search, but a budget asked for is still checked.
+        plan = Plan(spec.kind, iterations, time_limit)
     if plan.iterations is not None and not 1 <= plan.iterations <= limits.max_iterations:
         raise BudgetError(
             f"iterations {plan.iterations} is over this server's limit of {limits.max_iterations}"

@@ -1,0 +1,226 @@
+"""Bot specs have one parser (``splendor.parse_bot_spec``, the engine's): the engine,
+``make_bot``, ``splendor.match``, the command line and the web server read a spec the
+same way, refuse a bad one with the same message, and the server checks its limits on
+the parsed budget, whatever its spelling (issue 24: ``mcts: 150000``, ``mcts:100_001``,
+``mcts:1e9s`` and others ran past the limits; ``net: 50`` failed at every AI move of
+a Duel game)."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from typing import Any
+
+import pytest
+import splendor
+from splendor import cli
+from splendor.arena import parse_bots
+from splendor.errors import ConfigError
+from splendor.nets import resolve_bot_spec
+from splendor.play import make_bot
+
+FORMS = (
+    "default, random, greedy, mcts, mcts:N, mcts:Ts, net, net:N, net:Ts, net:N@PATH or "
+    "net:Ts@PATH (N: iterations, a whole number >= 1 in digits; T: seconds, a number > 0 "
+    "in digits such as 0.5 or 2)"
+)
+
+# Spellings outside the grammar: Python's int() and float() took several of them.
+BAD = [
+    "mcts:100_001",
+    "mcts:1.2e1s",
+    "mcts:1e9s",
+    "mcts:1e3",
+    "mcts:infs",
+    "mcts:nans",
+    "mcts:-5",
+    "mcts:+5",
+    "mcts:0",
+    "mcts:0s",
+    "mcts:.5s",
+    "mcts:1 000",
+    "mcts:\uff15",  # a full-width digit: int() reads it as 5
+    "greedy:5",
+    "net@x.safetensors",
+    "alphago",
+]
+
+
+def message(spec: str) -> str:
+    return f"unknown bot `{spec}`: expected {FORMS}"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "iterations", "time_limit", "canonical"),
+    [
+        ("default", "default", None, None, "default"),
+        (" Greedy ", "greedy", None, None, "greedy"),
+        ("mcts", "mcts", None, None, "mcts"),
+        ("mcts: 150000", "mcts", 150_000, None, "mcts:150000"),
+        ("MCTS:0.5s", "mcts", None, 0.5, "mcts:0.5s"),
+        ("net: 50", "net", 50, None, "net:50"),
+        ("net:2s", "net", None, 2.0, "net:2s"),
+    ],
+)
+def test_the_parser(
+    text: str, kind: str, iterations: int | None, time_limit: float | None, canonical: str
+) -> None:
+    spec = splendor.parse_bot_spec(text)
+    assert (spec.kind, spec.iterations, spec.time_limit, spec.network) == (
+        kind,
+        iterations,
+        time_limit,
+        None,
+    )
+    assert str(spec) == canonical
+    assert splendor.parse_bot_spec(str(spec)) == spec == splendor.BotSpec(text)
+    assert hash(spec) == hash(splendor.parse_bot_spec(canonical))
+    assert pickle.loads(pickle.dumps(spec)) == spec
+    assert repr(spec) == f"BotSpec({canonical!r})"
+
+
+def test_a_file_is_kept_as_written() -> None:
+    spec = splendor.parse_bot_spec("net:400@ my nets/best@2.safetensors ")
+    assert (spec.kind, spec.iterations, spec.network) == ("net", 400, "my nets/best@2.safetensors")
+    assert str(spec) == "net:400@my nets/best@2.safetensors"
+
+
+@pytest.mark.parametrize("bad", BAD)
+def test_every_reader_refuses_a_bad_spec_with_the_one_message(
+    bad: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readers: list[Any] = [
+        lambda: splendor.parse_bot_spec(bad),
+        lambda: make_bot(bad, 0),
+        lambda: make_bot(bad, 0, "duel", 2),
+        lambda: resolve_bot_spec(bad, "base", 2),
+        lambda: parse_bots(f"random,{bad}"),
+        lambda: splendor.match(["random", bad], games=1),
+        lambda: splendor._core.match(["random", bad], games=1),
+    ]
+    for read in readers:
+        with pytest.raises(ConfigError) as caught:
+            read()
+        assert str(caught.value) == message(bad)
+    with pytest.raises(ConfigError) as caught:
+        splendor.parse_bot_spec(7)  # type: ignore[arg-type]
+    assert "must be a str" in str(caught.value)
+    # The command line: `match --bots` and `play --bot` say it in the same words.
+    capsys.readouterr()
+    assert cli.main(["match", "--bots", f"random,{bad}", "--games", "1", "--no-progress"]) == 2
+    assert cli.main(["play", "--bot", bad]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"splendor match: error: {message(bad)}",
+        f"splendor play: error: {message(bad)}",
+    ]
+
+
+@pytest.mark.parametrize("text", ["mcts: 7", "MCTS:7", "mcts:0.01s", "greedy", "random"])
+def test_make_bot_match_cli_and_server_read_the_same_spec(text: str) -> None:
+    from splendor.web.ai import ServerLimits, plan_move
+
+    spec = splendor.parse_bot_spec(text)
+    bot = make_bot(text, 0)
+    plan = plan_move(text, None, None, ServerLimits())
+    assert plan.spec == spec.kind
+    assert parse_bots(text) == [str(spec)]
+    result = splendor.match([text, "random"], games=2, seed=1)
+    if spec.kind == "mcts":
+        assert isinstance(bot, splendor.MctsBot)
+        assert (plan.iterations, plan.time_limit) == (spec.iterations, spec.time_limit)
+        if spec.iterations is not None:
+            assert bot.iterations == spec.iterations and bot.time_limit is None
+        else:
+            assert bot.iterations == 0 and bot.time_limit == spec.time_limit
+        assert result.bots[0]["name"] == str(spec)
+    else:
+        assert type(bot).__name__ == {"greedy": "GreedyBot", "random": "RandomBot"}[spec.kind]
+        assert result.bots[0]["name"] == spec.kind
+
+
+def test_net_specs_resolve_to_the_shipped_network_of_the_game() -> None:
+    from splendor.nets import SHIPPED_NET_ITERATIONS, shipped_network_path
+
+    duel = shipped_network_path("duel", 2)
+    assert resolve_bot_spec("net: 50", "duel", 2) == f"net:50@{duel}"
+    assert resolve_bot_spec("net", "duel", 2) == f"net:{SHIPPED_NET_ITERATIONS['duel', 2]}@{duel}"
+    assert resolve_bot_spec("Default", "duel", 2) == resolve_bot_spec("net", "duel", 2)
+    bot = make_bot("net: 50", 0, "duel", 2)
+    assert isinstance(bot, splendor.MctsBot) and bot.iterations == 50
+    assert bot.network_sha256 == splendor.Network.load(duel).sha256
+    state = splendor.new_game("duel", seed=3)
+    assert bot.act(state) in state.legal_actions()
+    with pytest.raises(ConfigError, match="no network is shipped for base with 3 players"):
+        make_bot("net: 50", 0, "base", 3)
+
+
+# --- the web server ------------------------------------------------------------------
+
+
+@pytest.fixture
+def client() -> Any:
+    from fastapi.testclient import TestClient
+    from splendor.web import ServerLimits, create_app
+
+    return TestClient(create_app(ServerLimits(workers=1)))
+
+
+def refused(r: Any, code: str) -> str:
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["code"] == code, r.text
+    return str(r.json()["error"]["message"])
+
+
+@pytest.mark.parametrize(
+    ("spec", "code"),
+    [
+        ("mcts: 150000", "budget_too_large"),
+        ("net: 100001", "budget_too_large"),
+        ("mcts:100_001", "bad_config"),
+        ("mcts:1.2e1s", "bad_config"),
+        ("mcts:1e9s", "bad_config"),
+        ("mcts: 12s", "budget_too_large"),
+        ("mcts:10.5s", "budget_too_large"),
+    ],
+)
+def test_the_server_checks_its_limits_on_the_parsed_budget(
+    client: Any, spec: str, code: str
+) -> None:
+    # Refused when the game is created (nothing is stored) ...
+    store = client.app.state.store
+    for variant in ("base", "duel"):
+        r = client.post("/api/v1/games", json={"variant": variant, "bot": spec, "seed": 1})
+        refused(r, code)
+    assert len(store) == 0
+    # ... and when asked for a hint or a move with that spec.
+    game = client.post("/api/v1/games", json={"seed": 1, "bot": "greedy"}).json()
+    hint = client.post(f"/api/v1/games/{game['game_id']}/hint", json={"seat": 0, "bot": spec})
+    refused(hint, code)
+    view = splendor.new_game("base", seed=1).to_json(0)
+    move = client.post("/api/v1/move", json={"view": json.loads(view), "bot": spec})
+    text = refused(move, code)
+    if code == "bad_config":
+        assert text == message(spec)
+
+
+def test_net_50_in_duel_uses_the_duel_network(client: Any) -> None:
+    game = client.post(
+        "/api/v1/games", json={"variant": "duel", "bot": "net: 50", "ai_seats": [0], "seed": 2}
+    )
+    assert game.status_code == 200, game.text
+    move = client.post(f"/api/v1/games/{game.json()['game_id']}/ai", json={"seed": 1})
+    assert move.status_code == 200, move.text
+    assert move.json()["bot"] == "net" and move.json()["iterations"] == 50
+
+
+def test_a_spec_that_cannot_work_for_the_game_is_refused_when_it_is_created(
+    client: Any,
+) -> None:
+    for spec in ("net: 50", "net", "net:1s"):
+        r = client.post("/api/v1/games", json={"players": 3, "bot": spec, "seed": 1})
+        assert "no network is shipped for base with 3 players" in refused(r, "bad_config")
+    assert len(client.app.state.store) == 0
+    # `default` falls back to the rollout search where no network is shipped.
+    r = client.post("/api/v1/games", json={"players": 3, "bot": "default", "ai_seats": [0]})
+    assert r.status_code == 200, r.text
