@@ -703,3 +703,129 @@ fn marvel_affordable_cards_are_the_legal_buys() {
         assert!(yes > 50 && no > 50, "{players} players: {yes} / {no}");
     }
 }
+
+/// `t` with every value of tensor `name` set to `v`.
+fn with_all(t: &Tensors, name: &str, v: f32) -> Tensors {
+    let mut t = t.clone();
+    for (n, _, values) in &mut t {
+        if n == name {
+            values.iter_mut().for_each(|x| *x = v);
+        }
+    }
+    t
+}
+
+#[test]
+fn weights_that_can_overflow_a_forward_pass_are_refused() {
+    let header = base_header();
+    let t = tensors(&header, 1);
+    // Finite, but a single product leaves float32 (the 3e38).
+    for name in [
+        "input.scale",
+        "trunk.0.weight",
+        "trunk.1.bias",
+        "policy.weight",
+        "value.weight",
+    ] {
+        let m = network_error(&encode(&header, &with_all(&t, name, 3e38)));
+        assert!(m.contains("the weights are too large"), "{name}: {m}");
+    }
+    // Each weight modest, the sums overflowing two layers on.
+    let m = network_error(&encode(&header, &with_all(&t, "trunk.1.weight", 1e24)));
+    assert!(m.contains("`trunk.1` can reach"), "{m}");
+    let m = network_error(&encode(&header, &with_all(&t, "input.shift", -3e38)));
+    assert!(m.contains("the weights are too large"), "{m}");
+    // Large but safe weights load, and evaluate to finite outputs even at
+    // the largest input the bound covers.
+    let net = Network::from_bytes(&encode(&header, &with_all(&t, "trunk.0.weight", 1e4))).unwrap();
+    let mut scratch = net.scratch();
+    let mut logits = vec![0.0; net.num_actions()];
+    let mut value = vec![0.0; net.players()];
+    let obs = vec![splendor::nn::MAX_INPUT; net.obs_size()];
+    net.evaluate(&obs, &mut scratch, &mut logits, &mut value);
+    assert!(logits.iter().chain(&value).all(|x| x.is_finite()));
+    assert!((value.iter().sum::<f32>() - 1.0).abs() < 1e-5, "{value:?}");
+}
+
+#[test]
+fn softmax_is_finite_whatever_it_is_given() {
+    use splendor::nn::softmax;
+    let cases: [(&[f32], &[f32]); 6] = [
+        (&[0.0, 0.0], &[0.5, 0.5]),
+        (&[f32::NAN, 0.0], &[0.0, 1.0]),
+        (&[f32::NAN, f32::NAN], &[0.5, 0.5]),
+        (
+            &[f32::INFINITY, 1.0, f32::INFINITY, f32::NAN],
+            &[0.5, 0.0, 0.5, 0.0],
+        ),
+        (&[f32::NEG_INFINITY, f32::NEG_INFINITY], &[0.5, 0.5]),
+        (&[f32::MAX, -f32::MAX], &[1.0, 0.0]),
+    ];
+    for (input, want) in cases {
+        let mut xs = input.to_vec();
+        softmax(&mut xs);
+        assert_eq!(xs, want, "softmax({input:?})");
+    }
+    let mut empty: [f32; 0] = [];
+    softmax(&mut empty);
+}
+
+/// A fresh empty folder under the system's temporary folder.
+fn temp_folder(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("splendor-nn-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn load_error(path: &std::path::Path) -> String {
+    match Network::load(path) {
+        Err(GameError::Network(m)) => m,
+        other => panic!(
+            "expected a network error for {}, got {other:?}",
+            path.display()
+        ),
+    }
+}
+
+#[test]
+fn only_regular_files_within_the_size_limit_are_read() {
+    let dir = temp_folder("paths");
+    let header = base_header();
+    let good = dir.join("good.safetensors");
+    std::fs::write(&good, encode(&header, &tensors(&header, 1))).unwrap();
+    assert!(Network::load(&good).is_ok());
+    assert!(load_error(&dir).contains("it is a folder"));
+    assert!(load_error(&dir.join("absent")).contains("cannot read network file"));
+    // A sparse file one byte over the limit: refused before it is read.
+    let big = dir.join("big.safetensors");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(splendor::nn::MAX_FILE_BYTES + 1).unwrap();
+    let m = load_error(&big);
+    assert!(m.contains("over the limit"), "{m}");
+    #[cfg(unix)]
+    {
+        use std::ffi::CString;
+        use std::os::unix::ffi::OsStrExt;
+        // /dev/zero would be read until memory runs out; a FIFO with no
+        // writer would block for ever.
+        let m = load_error(std::path::Path::new("/dev/zero"));
+        assert!(m.contains("not a regular file"), "{m}");
+        let fifo = dir.join("fifo.safetensors");
+        let c = CString::new(fifo.as_os_str().as_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(load_error(&fifo)).unwrap());
+        let m = rx
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("loading a FIFO blocked");
+        assert!(m.contains("not a regular file"), "{m}");
+        // Through a symbolic link, the same.
+        let link = dir.join("link.safetensors");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        assert!(load_error(&link).contains("not a regular file"));
+        std::os::unix::fs::symlink(&good, dir.join("good-link")).unwrap();
+        assert!(Network::load(dir.join("good-link")).is_ok());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

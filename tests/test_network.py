@@ -448,3 +448,116 @@ def test_input_features_of_a_raw_network_and_its_argument_errors() -> None:
         net.input_features(np.zeros(3, dtype=np.float32))
     with pytest.raises(ConfigError, match="observation must be a 1-d float32 NumPy array"):
         net.input_features(obs.astype(np.float64))
+
+
+def test_weights_that_can_overflow_float32_are_refused(tmp_path: Path) -> None:
+    meta, t = random_tensors("base", 2, (8, 8), seed=1)
+    huge = tmp_path / "huge.safetensors"
+    for name in ("trunk.0.weight", "trunk.1.bias", "policy.weight", "value.weight"):
+        data = encode(meta, {**t, name: np.full_like(t[name], 3e38)})
+        with pytest.raises(NetworkError, match="the weights are too large"):
+            Network.from_bytes(data)
+        huge.write_bytes(data)
+        with pytest.raises(NetworkError, match="the weights are too large"):
+            Network.load(huge)
+        with pytest.raises(NetworkError, match="the weights are too large"):
+            search(splendor.new_game("base", seed=1), iterations=10, network=huge)
+    # Each weight modest, their sums beyond float32 two layers on.
+    data = encode(meta, {**t, "trunk.1.weight": np.full_like(t["trunk.1.weight"], 1e24)})
+    with pytest.raises(NetworkError, match=r"`trunk\.1` can reach"):
+        Network.from_bytes(data)
+
+
+def test_outputs_are_finite_and_observations_in_range() -> None:
+    meta, t = random_tensors("base", 2, (8, 8), seed=1)
+    # Large weights the bound allows: finite outputs at the edge of the range.
+    big = {**t, "trunk.0.weight": np.full_like(t["trunk.0.weight"], 1e6)}
+    net = Network.from_bytes(encode(meta, big))
+    obs = np.full(net.obs_size, 65536.0, dtype=np.float32)
+    for sign in (1, -1):
+        logits, value = net.evaluate(sign * obs)
+        assert np.isfinite(logits).all() and np.isfinite(value).all()
+        assert value.sum() == pytest.approx(1.0)
+    for bad in (np.nan, np.inf, -np.inf, 65537.0):
+        wrong = obs.copy()
+        wrong[5] = bad
+        with pytest.raises(ConfigError, match=r"observation\[5\] is .*finite, within"):
+            net.evaluate(wrong)
+        with pytest.raises(ConfigError, match=r"observation\[5\]"):
+            net.input_features(wrong)
+    result = search(splendor.new_game("base", seed=1), iterations=50, network=net)
+    assert np.isfinite(list(result.values.values())).all()
+
+
+#: Tries every entry point that reads a network file on the path given, in a
+#: process whose memory is capped, printing one line per entry point.
+ENTRY_POINTS = """
+import resource, subprocess, sys
+import splendor
+from splendor import selfplay
+from splendor.play import make_bot
+path = sys.argv[1]
+limit = 3 << 30
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+state = splendor.new_game("base", seed=1)
+calls = {
+    "load": lambda: splendor.Network.load(path),
+    "search": lambda: splendor.search(state, iterations=5, network=path),
+    "MctsBot": lambda: splendor.MctsBot(iterations=5, network=path),
+    "net:N@PATH": lambda: make_bot(f"net:5@{path}", seed=1),
+    "match": lambda: splendor.match([f"net:5@{path}", "random"], games=1),
+    "selfplay": lambda: selfplay.selfplay("base", sys.argv[2], games=1, network=path),
+}
+for name, call in calls.items():
+    try:
+        call()
+        print(name, "loaded")
+    except splendor.errors.NetworkError as exc:
+        print(name, "NetworkError", exc)
+cli = subprocess.run(
+    [sys.executable, "-m", "splendor.cli", "selfplay", "--games", "1", "--out", sys.argv[2],
+     "--network", path, "--no-progress"],
+    capture_output=True, text=True, timeout=60,
+)
+print("cli", cli.returncode, cli.stderr.count("\\n"), cli.stderr.strip())
+"""
+
+
+def special_files(tmp_path: Path) -> list[tuple[str, Path, str]]:
+    fifo = tmp_path / "fifo.safetensors"
+    os.mkfifo(fifo)
+    sparse = tmp_path / "big.safetensors"
+    with open(sparse, "wb") as f:
+        f.truncate((1 << 30) + 1)  # over the 1 GiB limit, no disk used
+    folder = tmp_path / "folder.safetensors"
+    folder.mkdir()
+    return [
+        ("fifo", fifo, "it is not a regular file"),
+        ("dev-zero", Path("/dev/zero"), "it is not a regular file"),
+        ("folder", folder, "it is a folder"),
+        ("oversize", sparse, "over the limit of 1073741824"),
+    ]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "folder", "oversize"])
+def test_only_regular_files_within_the_limit_are_read(tmp_path: Path, kind: str) -> None:
+    import subprocess
+    import sys
+
+    path, message = next((p, m) for k, p, m in special_files(tmp_path) if k == kind)
+    # A FIFO with no writer blocked every reader for ever, /dev/zero was read
+    # until memory ran out: the timeout and the memory cap make such a
+    # regression fail instead of hang.
+    proc = subprocess.run(
+        [sys.executable, "-c", ENTRY_POINTS, str(path), str(tmp_path / "run")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 7, proc.stdout
+    for line in lines[:6]:
+        assert "NetworkError" in line and message in line, line
+    assert lines[6].startswith("cli 2 1 splendor selfplay: error: "), lines[6]
+    assert message in lines[6], lines[6]

@@ -1257,3 +1257,53 @@ def test_training_a_marvel_needs_network_for_three_players(tmp_path: Path) -> No
     state = splendor.new_game("marvel", players=3, seed=2)
     bot = splendor.MctsBot(iterations=20, seed=1, network=network)
     assert bot.act(state) in state.legal_actions()
+
+
+def test_the_training_reader_refuses_what_the_engine_refuses(tmp_path: Path) -> None:
+    """Weights that can overflow a forward pass, and paths that are not regular
+    files within 1 GiB: read_network_file refuses them as Network.load does."""
+    import contextlib
+    import os
+    import threading
+
+    from test_network import encode, random_tensors
+
+    meta, t = random_tensors("base", 2, (8, 8), seed=1)
+    good = tmp_path / "good.safetensors"
+    good.write_bytes(encode(meta, t))
+    assert read_network_file(good)[1]["variant"] == "base"
+    for name, value in (("trunk.0.weight", 3e38), ("value.weight", 3e38), ("trunk.1.weight", 1e24)):
+        path = tmp_path / f"{name}.safetensors"
+        path.write_bytes(encode(meta, {**t, name: np.full_like(t[name], value)}))
+        for read in (read_network_file, splendor.Network.load):
+            with pytest.raises(NetworkError, match="the weights are too large"):
+                read(path)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    big = tmp_path / "big"
+    with open(big, "wb") as f:
+        f.truncate((1 << 30) + 1)
+    stop = threading.Event()
+
+    def unblock() -> None:
+        # Opening the FIFO for reading blocked for ever before: a reader stuck
+        # on it is let go (an empty read), so that a regression fails, not hangs.
+        while not stop.wait(0.2):
+            with contextlib.suppress(OSError):  # no reader: nothing is blocked
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+
+    helper = threading.Thread(target=unblock, daemon=True)
+    helper.start()
+    try:
+        for path, message in (
+            (fifo, "not a regular file"),
+            (Path("/dev/zero"), "not a regular file"),
+            (tmp_path, "it is a folder"),
+            (big, "over the limit of 1073741824"),
+        ):
+            for read in (read_network_file, splendor.Network.load):
+                with pytest.raises(NetworkError, match=message):
+                    read(path)
+    finally:
+        stop.set()
+        helper.join()

@@ -34,6 +34,21 @@ pub const FORMAT: &str = "splendor-net/1";
 /// Widest hidden layer accepted (a guard against absurd headers).
 const MAX_WIDTH: usize = 1 << 16;
 
+/// Largest network file read, in bytes (1 GiB, some 268 million float32
+/// weights): a bigger file is refused before any of it is read.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// The input magnitude a network must handle: every value of the trunk's
+/// input (observation and extras) with `|x|` at most this (game counts are
+/// far smaller) gives finite outputs below [`MAX_ACTIVATION`].
+pub const MAX_INPUT: f32 = 65536.0;
+
+/// The bound, checked at load, on every pre-activation of a forward pass
+/// (trunk, policy logits, value logits) for inputs within [`MAX_INPUT`]:
+/// far below `f32::MAX` (about 3.4e38), so no sum overflows and both
+/// softmaxes stay finite.
+pub const MAX_ACTIVATION: f64 = 1e30;
+
 /// One dense layer, its weight kept in the layout its kernel wants.
 #[derive(Clone)]
 struct Dense {
@@ -240,7 +255,7 @@ impl Network {
             }
             if let Some(k) = weight.iter().chain(&bias).position(|v| !v.is_finite()) {
                 return Err(bad(format!(
-                    "network file: the input normalisation overflows trunk.0 (value {k})"
+                    "network file: the weights are too large: the input normalisation folded into trunk.0 overflows float32 (value {k})"
                 )));
             }
             trunk.push(Dense {
@@ -263,6 +278,7 @@ impl Network {
             weight: read("value.weight", &[players, prev])?,
             bias: read("value.bias", &[players])?,
         };
+        check_magnitude(input_size, &trunk, &policy, &value)?;
         Ok(Network {
             variant,
             players,
@@ -278,12 +294,66 @@ impl Network {
         })
     }
 
-    /// Reads a network file from disk (see [`Network::from_bytes`]).
+    /// Reads a network file from disk (see [`Network::read_file`] and
+    /// [`Network::from_bytes`]).
     pub fn load(path: impl AsRef<Path>) -> Result<Network, GameError> {
-        let path = path.as_ref();
-        let bytes = std::fs::read(path)
-            .map_err(|e| bad(format!("cannot read network file {}: {e}", path.display())))?;
-        Network::from_bytes(&bytes)
+        Network::from_bytes(&Network::read_file(path.as_ref())?)
+    }
+
+    /// The bytes of a network file: the one way every entry point reads one.
+    ///
+    /// Errors (`GameError::Network`): the path is missing or unreadable, is
+    /// not a regular file (a folder, a FIFO, a device such as `/dev/zero`),
+    /// or holds more than [`MAX_FILE_BYTES`]. The kind and size are checked
+    /// before the file is opened and again on the opened file, which is
+    /// opened non-blocking (a FIFO put in its place cannot block) and read
+    /// with a bound.
+    pub fn read_file(path: &Path) -> Result<Vec<u8>, GameError> {
+        use std::io::Read;
+        let fail = |what: String| {
+            bad(format!(
+                "cannot read network file {}: {what}",
+                path.display()
+            ))
+        };
+        let check = |meta: &std::fs::Metadata| -> Result<(), GameError> {
+            if !meta.is_file() {
+                let kind = if meta.is_dir() {
+                    "a folder"
+                } else {
+                    "not a regular file"
+                };
+                return Err(fail(format!("it is {kind}")));
+            }
+            if meta.len() > MAX_FILE_BYTES {
+                return Err(fail(format!(
+                    "it holds {} bytes, over the limit of {MAX_FILE_BYTES} (1 GiB)",
+                    meta.len()
+                )));
+            }
+            Ok(())
+        };
+        check(&std::fs::metadata(path).map_err(|e| fail(e.to_string()))?)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NONBLOCK);
+        }
+        let file = options.open(path).map_err(|e| fail(e.to_string()))?;
+        let meta = file.metadata().map_err(|e| fail(e.to_string()))?;
+        check(&meta)?;
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| fail(e.to_string()))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(fail(format!(
+                "it grew over the limit of {MAX_FILE_BYTES} bytes while read"
+            )));
+        }
+        Ok(bytes)
     }
 
     /// The variant it was trained for (`base`, `duel`, `marvel`).
@@ -448,12 +518,85 @@ impl Network {
     }
 }
 
-/// In-place softmax (max-shifted; an empty slice stays empty).
+/// Refuses weights with which a forward pass could leave the finite range:
+/// for every input with `|x| <= MAX_INPUT`, each pre-activation `y_o = b_o +
+/// Σ_k w_ok h_k` is at most `|b_o| + Σ_k |w_ok| m_k` in magnitude, `m_k` the
+/// same bound on the layer below (a ReLU does not grow it); every such bound,
+/// computed in f64 on the weights as evaluated (normalisation folded in),
+/// must be at most [`MAX_ACTIVATION`].
+fn check_magnitude(
+    input_size: usize,
+    trunk: &[Dense],
+    policy: &Dense,
+    value: &Dense,
+) -> Result<(), GameError> {
+    let refuse = |name: &str, bound: f64| -> Result<(), GameError> {
+        if bound <= MAX_ACTIVATION {
+            return Ok(());
+        }
+        Err(bad(format!(
+            "network file: the weights are too large: `{name}` can reach {bound:.3e} for inputs \
+             within ±{MAX_INPUT} (a network must stay within {MAX_ACTIVATION:e}, docs/network.md)"
+        )))
+    };
+    let mut m = vec![f64::from(MAX_INPUT); input_size];
+    for (i, layer) in trunk.iter().enumerate() {
+        // Transposed: row `k` holds input k's weights.
+        let mut next: Vec<f64> = layer.bias.iter().map(|b| f64::from(b.abs())).collect();
+        for (k, row) in layer.weight.chunks_exact(layer.outputs).enumerate() {
+            for (n, w) in next.iter_mut().zip(row) {
+                *n += f64::from(w.abs()) * m[k];
+            }
+        }
+        refuse(
+            &format!("trunk.{i}"),
+            next.iter().copied().fold(0.0, f64::max),
+        )?;
+        m = next;
+    }
+    for (name, head) in [("policy", policy), ("value", value)] {
+        let top = head
+            .weight
+            .chunks_exact(head.inputs)
+            .zip(&head.bias)
+            .map(|(row, b)| {
+                f64::from(b.abs())
+                    + row
+                        .iter()
+                        .zip(&m)
+                        .map(|(w, mk)| f64::from(w.abs()) * mk)
+                        .sum::<f64>()
+            })
+            .fold(0.0, f64::max);
+        refuse(name, top)?;
+    }
+    Ok(())
+}
+
+/// In-place softmax (max-shifted; an empty slice stays empty). The result
+/// is always finite and sums to 1: a NaN counts as probability 0, and when
+/// the largest value is not finite (some `+inf`, or nothing but NaN and
+/// `-inf`) the mass is shared equally by the `+inf` entries (by all entries
+/// when there is none). A loaded network never gives such logits; this
+/// keeps a non-finite value out of the search whatever the input.
 pub fn softmax(xs: &mut [f32]) {
-    let top = xs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let top = xs
+        .iter()
+        .copied()
+        .filter(|x| !x.is_nan())
+        .fold(f32::NEG_INFINITY, f32::max);
+    if !top.is_finite() {
+        let hit = |x: f32| top != f32::INFINITY || x == f32::INFINITY;
+        let n = xs.iter().filter(|&&x| hit(x)).count();
+        for x in xs.iter_mut() {
+            *x = if hit(*x) { 1.0 / n as f32 } else { 0.0 };
+        }
+        return;
+    }
     let mut sum = 0.0;
     for x in xs.iter_mut() {
-        *x = (*x - top).exp();
+        // `top` itself gives 1, so `sum >= 1`.
+        *x = if x.is_nan() { 0.0 } else { (*x - top).exp() };
         sum += *x;
     }
     for x in xs.iter_mut() {

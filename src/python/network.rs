@@ -6,18 +6,17 @@ use super::action::ok;
 use super::args;
 use super::errors;
 use crate::game::GameError;
-use crate::nn::Network;
+use crate::nn::{Network, MAX_INPUT};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 use std::path::Path;
 use std::sync::Arc;
 
-/// The bytes of a network file.
-fn read(path: &Path) -> PyResult<Vec<u8>> {
-    std::fs::read(path).map_err(|e| {
-        errors::NetworkError::new_err(format!("cannot read network file {}: {e}", path.display()))
-    })
+/// The bytes of a network file ([`Network::read_file`]: a regular file of
+/// at most `MAX_FILE_BYTES`), read with the GIL released.
+fn read(py: Python<'_>, path: &Path) -> PyResult<Vec<u8>> {
+    ok(py.detach(|| Network::read_file(path)))
 }
 
 /// A loaded network: check it fits a known variant (name and sizes).
@@ -68,6 +67,16 @@ impl PyNetwork {
                 self.net.obs_size()
             ))));
         }
+        // The range within which a loaded network's outputs are finite.
+        if let Some(k) = obs
+            .iter()
+            .position(|x| !x.is_finite() || x.abs() > MAX_INPUT)
+        {
+            return Err(errors::config(format!(
+                "observation[{k}] is {}: the values must be finite, within ±{MAX_INPUT}",
+                obs[k]
+            )));
+        }
         Ok(obs)
     }
 
@@ -91,7 +100,7 @@ impl PyNetwork {
                 args::type_name(obj)
             )));
         }
-        let bytes = read(&args::path(obj, "network", errors::config)?)?;
+        let bytes = read(obj.py(), &args::path(obj, "network", errors::config)?)?;
         Bound::new(obj.py(), Self::from_vec(bytes)?)
     }
 }
@@ -116,11 +125,13 @@ impl PyNetwork {
     ///
     /// Raises:
     ///     ConfigError: `path` is not a path.
-    ///     NetworkError: The file cannot be read or is not a network file.
+    ///     NetworkError: The file is missing or unreadable, is not a regular
+    ///         file (a folder, a FIFO, a device), is over 1 GiB, or is not a
+    ///         network file (docs/network.md).
     #[staticmethod]
     #[pyo3(text_signature = "(path)")]
     fn load(path: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Self::from_vec(read(&args::path(path, "path", errors::config)?)?)
+        Self::from_vec(read(path.py(), &args::path(path, "path", errors::config)?)?)
     }
 
     /// Reads a network from the bytes of a file.
@@ -186,7 +197,8 @@ impl PyNetwork {
     /// player whose observation it is).
     ///
     /// Raises:
-    ///     ConfigError: `observation` is not a 1-d float32 NumPy array.
+    ///     ConfigError: `observation` is not a 1-d float32 NumPy array, or
+    ///         holds a value that is not finite or is beyond ±65536.
     ///     NetworkError: Its length is not `obs_size`.
     #[allow(clippy::type_complexity)]
     #[pyo3(text_signature = "($self, observation)")]

@@ -12,6 +12,8 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import stat
+import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import torch
-from safetensors import safe_open
+from safetensors.numpy import load as load_safetensors
 from safetensors.torch import save_file
 from torch import nn
 
@@ -236,6 +238,52 @@ def shape_from_metadata(metadata: Mapping[str, str], path: str = "network") -> N
     return shape
 
 
+def _metadata(data: bytes) -> dict[str, str]:
+    """The ``__metadata__`` strings of a safetensors file's header."""
+    (size,) = struct.unpack_from("<Q", data)
+    return dict(json.loads(data[8 : 8 + size]).get("__metadata__") or {})
+
+
+#: Largest network file read, as the engine's ``Network.load`` (docs/network.md).
+MAX_FILE_BYTES = 1 << 30
+
+
+def read_file_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a network file, with the engine's rules: a regular file of
+    at most :data:`MAX_FILE_BYTES`, checked before it is opened and on the
+    opened file, opened non-blocking (a FIFO cannot block) and read with a bound.
+
+    Raises:
+        NetworkError: Missing or unreadable, not a regular file, or too big.
+    """
+    name = os.fspath(path)
+
+    def check(info: os.stat_result) -> None:
+        if stat.S_ISDIR(info.st_mode):
+            raise NetworkError(f"cannot read network file {name}: it is a folder")
+        if not stat.S_ISREG(info.st_mode):
+            raise NetworkError(f"cannot read network file {name}: it is not a regular file")
+        if info.st_size > MAX_FILE_BYTES:
+            raise NetworkError(
+                f"cannot read network file {name}: it holds {info.st_size} bytes, over the "
+                f"limit of {MAX_FILE_BYTES} (1 GiB)"
+            )
+
+    try:
+        check(os.stat(name))
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise NetworkError(f"{name}: no such network file") from None
+    except OSError as exc:
+        raise NetworkError(f"cannot read network file {name}: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as f:
+        check(os.fstat(fd))
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise NetworkError(f"cannot read network file {name}: it grew over the limit while read")
+    return data
+
+
 def read_network_file(
     path: str | os.PathLike[str],
 ) -> tuple[NetworkShape, dict[str, str], dict[str, npt.NDArray[np.float32]]]:
@@ -250,12 +298,10 @@ def read_network_file(
             infinite weight.
     """
     name = os.fspath(path)
+    data = read_file_bytes(name)
     try:
-        with safe_open(name, framework="np") as f:
-            metadata = dict(f.metadata() or {})
-            tensors: dict[str, npt.NDArray[np.float32]] = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118
-    except FileNotFoundError:
-        raise NetworkError(f"{name}: no such network file") from None
+        tensors: dict[str, npt.NDArray[np.float32]] = load_safetensors(data)
+        metadata = _metadata(data)
     except Exception as exc:  # safetensors raises its own error types for corrupt headers
         raise NetworkError(f"{name}: not a readable safetensors file ({exc})") from None
     shape = shape_from_metadata(metadata, name)
@@ -276,7 +322,41 @@ def read_network_file(
             )
         if not np.isfinite(array).all():
             raise NetworkError(f"{name}: tensor {key} holds NaN or infinite values")
+    _check_magnitude(tensors, shape, name)
     return shape, metadata, tensors
+
+
+#: The engine's bound (docs/network.md): for every input with ``|x| <= MAX_INPUT``
+#: each pre-activation of a forward pass stays within ``MAX_ACTIVATION``.
+MAX_INPUT = 65536.0
+MAX_ACTIVATION = 1e30
+
+
+def _check_magnitude(
+    tensors: Mapping[str, npt.NDArray[np.float32]], shape: NetworkShape, name: str
+) -> None:
+    """Refuses weights with which a forward pass could overflow float32, by the
+    engine's rule (``src/nn/mod.rs``, ``check_magnitude``): each layer's bound
+    ``|b| + |W| m``, ``m`` the bound below, on the normalisation folded into
+    the first layer, computed in float64."""
+    t = {k: v.astype(np.float64) for k, v in tensors.items()}
+    scale, shift = t["input.scale"], t["input.shift"]
+    bound = np.full(shape.input_size, MAX_INPUT)
+    layers = [f"trunk.{i}" for i in range(len(shape.hidden))] + ["policy", "value"]
+    with np.errstate(over="ignore", invalid="ignore"):
+        for layer in layers:
+            weight, bias = t[f"{layer}.weight"], t[f"{layer}.bias"]
+            if layer == "trunk.0":
+                weight, bias = weight * scale, bias - weight @ (shift * scale)
+            out = np.abs(bias) + np.abs(weight) @ bound
+            top = float(np.max(out))
+            if not top <= MAX_ACTIVATION:
+                raise NetworkError(
+                    f"{name}: the weights are too large: {layer} can reach {top:.3e} for inputs "
+                    f"within ±{MAX_INPUT:g} (a network must stay within {MAX_ACTIVATION:g})"
+                )
+            if layer.startswith("trunk."):
+                bound = out  # both heads read the last trunk layer
 
 
 def load(path: str | os.PathLike[str]) -> tuple[PolicyValueNet, dict[str, str]]:
