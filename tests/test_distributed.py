@@ -546,6 +546,29 @@ def test_stored_chunks_are_checked_before_resuming(cluster: str, tmp_path: Path)
         selfplay("base", run, games=4, seed=1, chunk_size=2, **FAST)
 
 
+def test_a_damaged_selfplay_folder_resumes_or_fails_cleanly(cluster: str, tmp_path: Path) -> None:
+    """A truncated shard is set aside and its chunk played again; a damaged
+    run.json is a ConfigError; never a traceback of an internal exception."""
+    run = selfplay("base", tmp_path / "s", games=5, seed=1, chunk_size=2, **FAST)
+    full = sp.load_shards(run)
+    shard = run / "shard-000001.npz"
+    shard.write_bytes(shard.read_bytes()[:100])
+    calls: list[int] = []
+    with pytest.warns(UserWarning, match=r"shard-000001\.npz is damaged .*set aside"):
+        selfplay(
+            "base", run, games=5, seed=1, chunk_size=2,
+            progress=lambda d, t: calls.append(t), **FAST,
+        )  # fmt: skip
+    assert calls == [2]
+    assert (run / "shard-000001.npz.damaged").exists()
+    assert sp.read_game_ids(shard) == [2, 3]
+    assert_same_games(full, sp.load_shards(run))
+    for text in ("[]", "{not json"):
+        (run / "run.json").write_text(text)
+        with pytest.raises(ConfigError, match=r"run\.json: not a self-play run file"):
+            selfplay("base", run, games=5, seed=1, chunk_size=2, **FAST)
+
+
 def test_workers_must_run_the_drivers_splendor(
     cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -325,3 +325,175 @@ def test_a_network_for_another_game_is_refused(tmp_path: Path) -> None:
     net = write_random_network(tmp_path / "duel.safetensors", "duel", 2)
     with pytest.raises(splendor.SplendorError, match="duel"):
         sp.selfplay("base", tmp_path / "run", games=1, network=net, **FAST)
+
+
+def stored_once(run: Path, games: int) -> dict[str, np.ndarray]:
+    """The run's samples, checked to hold games 0..games-1 each exactly once,
+    every shard consistent and no pending game left."""
+    data = sp.load_shards(run)
+    assert sorted(data["game_ids"].tolist()) == list(range(games))
+    assert sorted(np.unique(data["game"]).tolist()) == list(range(games))
+    assert not list((run / "pending").glob("*.npz"))
+    return data
+
+
+def test_a_resume_after_a_lost_shard_overwrites_nothing_and_replays_its_games(
+    tmp_path: Path,
+) -> None:
+    run = sp.selfplay("base", tmp_path / "run", games=6, seed=4, shard_size=2, threads=1, **FAST)
+    full = stored_once(run, 6)
+    assert [p.name for p in sp.shard_files(run)] == [f"shard-00000{i}.npz" for i in range(3)]
+    lost = sp.read_game_ids(run / "shard-000001.npz")
+    kept = {p.name: p.read_bytes() for p in sp.shard_files(run) if p.name != "shard-000001.npz"}
+    (run / "shard-000001.npz").unlink()
+    totals: list[int] = []
+    sp.selfplay(
+        "base", run, games=6, seed=4, shard_size=2, threads=1,
+        progress=lambda d, t: totals.append(t), **FAST,
+    )  # fmt: skip
+    assert totals == [2, 2]  # exactly the lost games were played again
+    for name, data in kept.items():
+        assert (run / name).read_bytes() == data, f"{name} was overwritten"
+    assert sp.read_game_ids(run / "shard-000003.npz") == lost
+    assert_same_games(full, stored_once(run, 6))
+
+
+class StopAt:
+    """Raises Stop at the ``k``-th step of storing (after a file is written,
+    or before a pending game is deleted): a stop at that point."""
+
+    def __init__(self, k: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.k, self.steps = k, 0
+        write, unlink = sp._atomic_savez, Path.unlink
+
+        def counted_write(path: Path, arrays: dict[str, np.ndarray]) -> None:
+            write(path, arrays)
+            self.step()
+
+        def counted_unlink(path: Path, missing_ok: bool = False) -> None:
+            if path.parent.name == "pending":
+                self.step()
+            unlink(path, missing_ok)
+
+        monkeypatch.setattr(sp, "_atomic_savez", counted_write)
+        monkeypatch.setattr(Path, "unlink", counted_unlink)
+
+    def step(self) -> None:
+        self.steps += 1
+        if self.steps == self.k:
+            raise Stop
+
+
+# 5 games in shards of 2: 5 pending writes, 3 shard writes and 5 deletions,
+# 13 steps; a stop after step 3 lies between shard 0 and its deletions.
+@pytest.mark.parametrize("k", range(1, 14))
+def test_a_stop_at_any_step_of_storing_leaves_every_game_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, k: int
+) -> None:
+    run = tmp_path / "run"
+    with monkeypatch.context() as m:
+        stop = StopAt(k, m)
+        with pytest.raises(Stop):
+            sp.selfplay("base", run, games=5, seed=4, shard_size=2, threads=1, **FAST)
+        assert stop.steps == k
+    sp.selfplay("base", run, games=5, seed=4, shard_size=2, threads=1, **FAST)
+    stored_once(run, 5)
+
+
+def test_a_stop_between_a_shard_and_its_deletions_keeps_one_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = tmp_path / "run"
+    with monkeypatch.context() as m:
+        StopAt(3, m)  # pending 0, pending 1, shard 0: stop
+        with pytest.raises(Stop):
+            sp.selfplay("base", run, games=4, seed=4, shard_size=2, threads=1, **FAST)
+    assert sp.read_game_ids(run / "shard-000000.npz") == [0, 1]
+    assert len(list((run / "pending").glob("game-*.npz"))) == 2  # the same games, twice
+    totals: list[int] = []
+    sp.selfplay(
+        "base", run, games=4, seed=4, shard_size=2, threads=1,
+        progress=lambda d, t: totals.append(t), **FAST,
+    )  # fmt: skip
+    assert totals == [2, 2]
+    stored_once(run, 4)
+
+
+def truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def test_a_damaged_shard_is_set_aside_and_its_games_played_again(tmp_path: Path) -> None:
+    run = sp.selfplay("base", tmp_path / "run", games=6, seed=4, shard_size=2, threads=1, **FAST)
+    full = stored_once(run, 6)
+    lost = sp.read_game_ids(run / "shard-000001.npz")
+    truncate(run / "shard-000001.npz")
+    for read in (sp.load_shards, sp.stored_game_ids):
+        with pytest.raises(ConfigError, match=r"shard-000001\.npz is damaged .*sets it aside"):
+            read(run)
+    with pytest.warns(UserWarning, match=r"shard-000001\.npz is damaged .*set aside"):
+        sp.selfplay("base", run, games=6, seed=4, shard_size=2, threads=1, **FAST)
+    assert (run / "shard-000001.npz.damaged").exists()
+    assert sp.read_game_ids(run / "shard-000003.npz") == lost
+    assert_same_games(full, stored_once(run, 6))
+    # The number of a set-aside shard is not taken again either.
+    (run / "shard-000003.npz").write_bytes(b"PK\x03\x04 not a zip")
+    with pytest.warns(UserWarning, match="shard-000003"):
+        sp.selfplay("base", run, games=6, seed=4, shard_size=2, threads=1, **FAST)
+    assert sp.read_game_ids(run / "shard-000004.npz") == lost
+    assert_same_games(full, stored_once(run, 6))
+
+
+def test_a_damaged_pending_game_is_set_aside_and_played_again(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+
+    def stop_after_three(done: int, total: int) -> None:
+        if done == 3:
+            raise Stop
+
+    with pytest.raises(Stop):
+        sp.selfplay(
+            "base", run, games=5, seed=4, shard_size=10, threads=1,
+            progress=stop_after_three, **FAST,
+        )  # fmt: skip
+    pending = sorted((run / "pending").glob("game-*.npz"))
+    assert len(pending) == 3
+    pending[1].write_bytes(b"")
+    with pytest.warns(UserWarning, match=r"game-0000000001\.npz is damaged"):
+        sp.selfplay("base", run, games=5, seed=4, shard_size=10, threads=1, **FAST)
+    stored_once(run, 5)
+
+
+@pytest.mark.parametrize("text", ["[]", "3", '"run"', "{not json", ""])
+def test_a_damaged_run_json_is_a_config_error(tmp_path: Path, text: str) -> None:
+    run = sp.selfplay("base", tmp_path / "run", games=1, seed=4, threads=1, **FAST)
+    (run / "run.json").write_text(text)
+    with pytest.raises(ConfigError, match=r"run\.json: not a self-play run file"):
+        sp.selfplay("base", run, games=2, seed=4, threads=1, **FAST)
+    with pytest.raises(ConfigError, match=r"run\.json: not a self-play run file"):
+        sp.regenerate(run, [0])
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "splendor.cli", "selfplay", *args, "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_cli_selfplay_over_a_damaged_run(tmp_path: Path) -> None:
+    out = tmp_path / "cli"
+    common = ("--games", "4", "--out", str(out), "--iterations", "20", "--threads", "1")
+    assert run_cli(*common, "--shard-size", "2").returncode == 0
+    truncate(out / "shard-000000.npz")
+    proc = run_cli(*common, "--shard-size", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "shard-000000.npz is damaged" in proc.stderr and "Traceback" not in proc.stderr
+    stored_once(out, 4)
+    (out / "run.json").write_text("[]")
+    proc = run_cli(*common, "--shard-size", "2")
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith("splendor selfplay: error: ") and "run.json" in proc.stderr

@@ -7,16 +7,27 @@ and every ``shard_size`` games gathered into ``shard-NNNNNN.npz``. The format
 is specified in ``docs/network.md``. Running the same call again resumes the
 run: games already stored are skipped, so an interrupted run loses at most
 the games in progress, and no game is stored twice.
+
+A new shard takes the number after the highest one present, so no shard is
+ever overwritten. A shard is written (atomically) before its pending games are
+deleted; a stop between the two leaves those games in both places, and the
+resume deletes the pending copies of games a shard holds. A damaged shard or
+pending game (one that does not open as ``.npz`` with its ``game_ids``) is set
+aside by the resume, renamed ``<name>.damaged`` with a warning, and its games
+are played again; a damaged ``run.json`` is a :class:`~splendor.errors.ConfigError`.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import warnings
+import zipfile
+import zlib
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,6 +39,10 @@ if TYPE_CHECKING:
 
 FORMAT = "splendor-selfplay/1"
 SHARD_KEYS = ("obs", "mask", "policy", "returns", "q", "game", "ply", "player")
+#: What a damaged shard or pending game is renamed to: ``<name>.damaged``.
+DAMAGED = ".damaged"
+#: What ``np.load`` raises for a file that is not a complete ``.npz``.
+_NPZ_ERRORS = (ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error)
 
 
 @dataclass(frozen=True)
@@ -51,13 +66,85 @@ class SelfPlaySettings:
 
 
 def _atomic_savez(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Writes ``path`` so that it either exists complete or not at all."""
+    """Writes ``path`` so that it either exists complete, durably, or not at all."""
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
         np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+    fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(fd)  # the new name, before any pending game it replaces is deleted
+    finally:
+        os.close(fd)
+
+
+class DamagedFile(Exception):
+    """A shard or pending game that does not read as one (internal)."""
+
+
+def read_game_ids(path: Path) -> list[int]:
+    """The ``game_ids`` of a shard or pending game.
+
+    Raises:
+        DamagedFile: The file is not a complete ``.npz`` holding a 1-d integer
+            ``game_ids`` (truncated, overwritten, not a shard).
+        OSError: The system refused to open it.
+    """
+    with open(path, "rb") as f:
+        try:
+            with np.load(f) as z:
+                ids = z["game_ids"]
+        except _NPZ_ERRORS as exc:
+            raise DamagedFile(f"{type(exc).__name__}: {exc}") from None
+    if ids.ndim != 1 or ids.dtype.kind not in "iu":
+        raise DamagedFile(f"game_ids is {ids.dtype} of shape {ids.shape}")
+    return [int(i) for i in ids]
+
+
+def set_aside(path: Path, why: str) -> Path:
+    """Renames a damaged file ``<name>.damaged`` (replacing an older one), with
+    a warning; returns the new path."""
+    target = path.with_name(path.name + DAMAGED)
+    os.replace(path, target)
+    warnings.warn(
+        f"{path} is damaged ({why}): set aside as {target.name}; its games will be played again",
+        stacklevel=3,
+    )
+    return target
+
+
+def shard_number(path: Path) -> int | None:
+    """``N`` of ``shard-N.npz`` (or of a set-aside ``shard-N.npz.damaged``)."""
+    digits = path.name.removeprefix("shard-").split(".", 1)[0]
+    return int(digits) if path.name.startswith("shard-") and digits.isdigit() else None
+
+
+def read_settings(run_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The settings in a run's ``run.json``; ``None`` when there is none.
+
+    Raises:
+        ConfigError: ``run.json`` is not a JSON object (damaged or not a run's).
+    """
+    return read_json_object(Path(run_dir) / "run.json", "a self-play run file")
+
+
+def read_json_object(path: Path, what: str) -> dict[str, Any] | None:
+    """The JSON object in ``path``; ``None`` when there is no such file.
+
+    Raises:
+        ConfigError: ``path`` cannot be read or is not a JSON object: "not ``what``".
+    """
+    if not path.exists():
+        return None
+    try:
+        have = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path}: not {what} ({exc})") from None
+    if not isinstance(have, dict):
+        raise ConfigError(f"{path}: not {what} (a JSON {type(have).__name__}, not an object)")
+    return have
 
 
 def _game_arrays(record: _SelfPlayRecord) -> dict[str, np.ndarray]:
@@ -86,22 +173,43 @@ def shard_files(run_dir: str | os.PathLike[str]) -> list[Path]:
     return sorted(Path(run_dir).glob("shard-*.npz"))
 
 
+def _damaged_error(path: Path, why: str) -> ConfigError:
+    return ConfigError(
+        f"{path} is damaged ({why}); resuming the run (the same selfplay call) sets it "
+        f"aside as {path.name}{DAMAGED} and plays its games again"
+    )
+
+
 def stored_game_ids(run_dir: str | os.PathLike[str]) -> set[int]:
-    """Ids of the games stored in a run (shards and pending games)."""
+    """Ids of the games stored in a run (shards and pending games).
+
+    Raises:
+        ConfigError: A damaged shard or pending game (see the module's notes).
+    """
     run = Path(run_dir)
     ids: set[int] = set()
     for path in [*shard_files(run), *sorted((run / "pending").glob("game-*.npz"))]:
-        with np.load(path) as z:
-            ids.update(int(i) for i in z["game_ids"])
+        try:
+            ids.update(read_game_ids(path))
+        except DamagedFile as exc:
+            raise _damaged_error(path, str(exc)) from None
     return ids
 
 
 def load_shards(run_dir: str | os.PathLike[str]) -> dict[str, np.ndarray]:
-    """Every sample of a run's shards, concatenated."""
+    """Every sample of a run's shards, concatenated.
+
+    Raises:
+        ConfigError: No shard, or a damaged one.
+    """
     parts = []
     for path in shard_files(run_dir):
-        with np.load(path) as z:
-            parts.append({k: z[k] for k in z.files})
+        with open(path, "rb") as f:
+            try:
+                with np.load(f) as z:
+                    parts.append({k: z[k] for k in z.files})
+            except _NPZ_ERRORS as exc:
+                raise _damaged_error(path, f"{type(exc).__name__}: {exc}") from None
     if not parts:
         raise ConfigError(f"{run_dir}: no shard-*.npz files")
     return _concat(parts)
@@ -177,27 +285,23 @@ def selfplay(
             f"{run} holds a distributed run (manifest.json): resume it with "
             "splendor.distributed.selfplay (selfplay --ray), or use another directory"
         )
-    if meta_path.exists():
-        try:
-            have = json.loads(meta_path.read_text())
-        except (OSError, ValueError) as e:
-            raise ConfigError(f"{meta_path}: not a self-play run file ({e})") from e
-        if have != wanted:
-            diff = sorted(k for k in wanted.keys() | have.keys() if have.get(k) != wanted.get(k))
-            raise ConfigError(
-                f"{run} holds a self-play run with other settings ({', '.join(diff)} differ); "
-                "use another directory"
-            )
+    have = read_settings(run)
+    if have is not None and have != wanted:
+        diff = sorted(k for k in wanted.keys() | have.keys() if have.get(k) != wanted.get(k))
+        raise ConfigError(
+            f"{run} holds a self-play run with other settings ({', '.join(diff)} differ); "
+            "use another directory"
+        )
     pending_dir = run / "pending"
     pending_dir.mkdir(parents=True, exist_ok=True)
-    if not meta_path.exists():
-        meta_path.write_text(json.dumps(wanted, indent=2, sort_keys=True) + "\n")
+    if have is None:
+        tmp = meta_path.with_name("run.json.tmp")
+        tmp.write_text(json.dumps(wanted, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(tmp, meta_path)  # never a torn run.json
 
-    done = stored_game_ids(run)
+    done, pending, next_shard = _recover(run)
     todo = [g for g in range(first_game, first_game + games) if g not in done]
     total = len(todo)
-    pending: list[Path] = sorted(pending_dir.glob("game-*.npz"))
-    next_shard = len(shard_files(run))
     stored = 0
 
     def flush(force: bool) -> None:
@@ -247,10 +351,56 @@ def selfplay(
     return run
 
 
+def _recover(run: Path) -> tuple[set[int], list[Path], int]:
+    """What a run holds, made consistent for a resume: the ids of its stored
+    games, its pending games still to gather (those no shard holds) and the
+    number of the next shard (after the highest present, set-aside ones
+    included, so no shard is ever overwritten). A damaged shard or pending
+    game is set aside (see the module's notes); a pending game a shard already
+    holds (a stop between writing the shard and deleting its pending games) is
+    deleted."""
+    in_shards: set[int] = set()
+    numbers = [-1]
+    for path in sorted(run.glob("shard-*")):
+        number = shard_number(path)
+        if number is None:
+            continue
+        numbers.append(number)
+        if path.name.endswith(".npz"):
+            try:
+                in_shards.update(read_game_ids(path))
+            except DamagedFile as exc:
+                set_aside(path, str(exc))
+    done = set(in_shards)
+    pending: list[Path] = []
+    for path in sorted((run / "pending").glob("game-*.npz")):
+        try:
+            ids = read_game_ids(path)
+        except DamagedFile as exc:
+            set_aside(path, str(exc))
+            continue
+        if in_shards.issuperset(ids):
+            path.unlink()
+        else:
+            pending.append(path)
+            done.update(ids)
+    return done, pending, max(numbers) + 1
+
+
 def regenerate(run_dir: str | os.PathLike[str], game_ids: Iterable[int]) -> dict[str, np.ndarray]:
     """Plays the given games of a run again from its ``run.json`` and returns
-    their samples (as one shard): equal to what the run stored for them."""
-    settings = json.loads((Path(run_dir) / "run.json").read_text())
+    their samples (as one shard): equal to what the run stored for them.
+
+    Raises:
+        ConfigError: No ``run.json``, or a damaged one; no game ids.
+        NetworkError: The run's network file is missing, bad or another one.
+    """
+    have = read_settings(run_dir)
+    if have is None:
+        raise ConfigError(f"{run_dir}: no run.json (not a self-play run)")
+    if set(have) != {f.name for f in fields(SelfPlaySettings)}:
+        raise ConfigError(f"{Path(run_dir) / 'run.json'}: not this version's self-play settings")
+    settings = have
     net = None
     if settings["network"] is not None:
         net = _core.Network.load(settings["network"])

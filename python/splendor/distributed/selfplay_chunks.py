@@ -5,7 +5,10 @@ The output folder is an ordinary self-play run (``run.json`` and
 :func:`splendor.selfplay.regenerate` and training read it as they read a local
 run; ``manifest.json`` adds how the games are cut into chunks. Shard ``c``
 holds chunk ``c``: games ``first_game + c * chunk_size`` onwards, in id order.
-A worker compresses its shard itself, so the driver only writes bytes.
+A worker compresses its shard itself, so the driver only writes bytes. A
+damaged shard (one that does not open as ``.npz`` with its ``game_ids``) is set
+aside by the resume, renamed ``shard-NNNNNN.npz.damaged`` with a warning, and
+its chunk is played again.
 """
 
 from __future__ import annotations
@@ -25,7 +28,15 @@ from splendor import _core
 from splendor.distributed import cluster
 from splendor.distributed.store import RunFolder, atomic_write
 from splendor.errors import ConfigError
-from splendor.selfplay import SelfPlaySettings, _concat, _game_arrays
+from splendor.selfplay import (
+    DamagedFile,
+    SelfPlaySettings,
+    _concat,
+    _game_arrays,
+    read_game_ids,
+    read_settings,
+    set_aside,
+)
 
 #: Games per chunk (one Ray task, one shard) unless told; see
 #: docs/distributed.md for the measurements behind it.
@@ -79,7 +90,8 @@ def shard_path(out_dir: Path, chunk: int) -> Path:
 
 
 def _finished(folder: Path, first_game: int, games: int, chunk_size: int, chunks: int) -> set[int]:
-    """The chunks whose shard is stored, each checked to hold its games."""
+    """The chunks whose shard is stored, each checked to hold its games; a
+    damaged shard is set aside (its chunk is not finished)."""
     done = set()
     for path in sorted(folder.glob("shard-*.npz")):
         stem = path.stem.removeprefix("shard-")
@@ -87,10 +99,10 @@ def _finished(folder: Path, first_game: int, games: int, chunk_size: int, chunks
         if not 0 <= c < chunks or path != shard_path(folder, c):
             raise ConfigError(f"{path} is not a shard of this run ({chunks} chunks)")
         try:
-            with np.load(path) as z:
-                ids = z["game_ids"].tolist()
-        except (OSError, ValueError, KeyError) as exc:
-            raise ConfigError(f"{path}: not a self-play shard ({exc})") from None
+            ids = read_game_ids(path)
+        except DamagedFile as exc:
+            set_aside(path, str(exc))
+            continue
         if ids != _chunk_ids(first_game, games, chunk_size, c):
             raise ConfigError(f"{path} does not hold the games of chunk {c} of this run")
         done.add(c)
@@ -220,8 +232,9 @@ def selfplay(
 def _write_run_json(run: Path, settings: dict[str, Any]) -> None:
     """``run.json`` as the local generator writes it."""
     path = run / "run.json"
-    if not path.exists():
+    have = read_settings(run)
+    if have is None:
         text = json.dumps(settings, indent=2, sort_keys=True) + "\n"
         atomic_write(path, text.encode())
-    elif json.loads(path.read_text(encoding="utf-8")) != settings:
+    elif have != settings:
         raise ConfigError(f"{path} does not hold this run's settings (edited by hand?)")

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from splendor.errors import ConfigError
+from splendor.selfplay import read_json_object
 
 MANIFEST = "manifest.json"
 LOCK = ".lock"
@@ -142,16 +143,7 @@ class RunFolder:
         return True
 
     def _manifest_on_disk(self) -> dict[str, Any] | None:
-        file = self.path / MANIFEST
-        if not file.exists():
-            return None
-        try:
-            have = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ConfigError(f"{file}: not a run manifest ({exc})") from None
-        if not isinstance(have, dict):
-            raise ConfigError(f"{file}: not a run manifest")
-        return have
+        return read_json_object(self.path / MANIFEST, "a run manifest")
 
     @contextlib.contextmanager
     def opened(self) -> Iterator[None]:
