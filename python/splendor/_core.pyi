@@ -804,8 +804,8 @@ class Network:
     Raises (``load``, ``from_bytes``):
         ConfigError: ``path`` is not a path, ``data`` not bytes.
         NetworkError: Not a network file (truncated, wrong metadata, a missing,
-            extra or misshapen tensor, a non-F32 dtype, a non-finite weight),
-            or sizes that do not match its variant.
+            extra or misshapen tensor, a non-F32 dtype, a non-finite weight,
+            weights too large for float32), or sizes that do not match its variant.
     """
 
     def __new__(cls, *_args: object, **_kwargs: object) -> Network:
@@ -817,7 +817,8 @@ class Network:
 
         Raises:
             ConfigError: ``path`` is not a str or os.PathLike.
-            NetworkError: The file cannot be read or is not a network file.
+            NetworkError: The file cannot be read, is not a regular file (a
+                folder, a FIFO, a device), is over 1 GiB, or is not a network file.
         """
 
     @staticmethod
@@ -873,7 +874,8 @@ class Network:
         ``p``, index ``k`` the seat ``k`` places after).
 
         Raises:
-            ConfigError: Not a 1-d float32 NumPy array.
+            ConfigError: Not a 1-d float32 NumPy array, or a value not finite
+                or beyond ±65536.
             NetworkError: The observation's length is not ``obs_size``.
         """
 
