@@ -25,6 +25,7 @@ from splendor.train.data import (
     blend_search_value,
     input_normalization,
     load_runs,
+    next_search_values,
     read_shard,
     split_by_game,
 )
@@ -313,6 +314,51 @@ def test_search_value_blends_into_the_value_target() -> None:
     np.testing.assert_allclose(half.sum(axis=1), 1.0, rtol=1e-6)
     full = blend_search_value(returns, q, 1.0)
     np.testing.assert_allclose(full[:3, 0], q[:3], rtol=1e-6)
+
+
+def test_search_value_leaves_the_rest_to_the_seats_that_won() -> None:
+    """With three or four seats the search's ``1 - q`` goes to the opponents who won the game,
+    not evenly: an even split would tell the value head that a leading and a trailing opponent
+    are equally placed. With two seats the target is exactly ``[q, 1 - q]`` as before."""
+    returns = np.array([[0, 1, 0]], np.float32)
+    full = blend_search_value(returns, np.array([0.3], np.float32), 1.0)
+    np.testing.assert_allclose(full[0], [0.3, 0.7, 0.0], rtol=1e-6)
+    four = np.array([[0, 0, 1, 0], [0.5, 0, 0.5, 0], [1, 0, 0, 0]], np.float32)
+    half = blend_search_value(four, np.array([0.2, 0.4, 0.9], np.float32), 0.5)
+    np.testing.assert_allclose(half[0], [0.1, 0.0, 0.9, 0.0], rtol=1e-6)
+    np.testing.assert_allclose(half[1], [0.45, 0.0, 0.55, 0.0], rtol=1e-6)
+    # The mover won alone: nothing says which opponent was closer, the rest is split evenly.
+    np.testing.assert_allclose(half[2], [0.95, 0.05 / 3, 0.05 / 3, 0.05 / 3], rtol=1e-6)
+    two = np.array([[1, 0], [0, 1], [0.5, 0.5], [0, 0]], np.float32)
+    q2 = np.array([0.7, 0.4, 0.5, 0.6], np.float32)
+    np.testing.assert_allclose(
+        blend_search_value(two, q2, 1.0), np.stack([q2, 1 - q2], axis=1), rtol=1e-6
+    )
+
+
+def test_each_seat_takes_its_own_next_search_value() -> None:
+    """Three seats: the share of ``1 - q`` of each opponent follows that opponent's own search
+    value at its next decision, and a seat with no later decision falls back on the result."""
+    # Game 7: seats 0, 1, 2, 0, 1 move at plies 0-4 (rows out of order, as after a shuffle);
+    # game 9 has one decision of seat 2.
+    game = np.array([7, 7, 9, 7, 7, 7], np.int64)
+    ply = np.array([0, 1, 0, 4, 2, 3], np.int64)
+    player = np.array([0, 1, 2, 1, 2, 0], np.int64)
+    q = np.array([0.5, 0.2, 0.6, 0.1, 0.3, 0.7], np.float32)
+    seat_q = next_search_values(game, ply, player, q, 3)
+    nan = np.nan
+    np.testing.assert_allclose(seat_q[0], [0.5, 0.2, 0.3])  # seat 1 at ply 1, seat 2 at ply 2
+    np.testing.assert_allclose(seat_q[1], [0.2, 0.3, 0.7])
+    np.testing.assert_allclose(seat_q[2], [0.6, nan, nan])  # another game: nothing later
+    np.testing.assert_allclose(seat_q[3], [0.1, nan, nan])  # the last decision of game 7
+    np.testing.assert_allclose(seat_q[4], [0.3, 0.7, 0.1])
+    np.testing.assert_allclose(seat_q[5], [0.7, 0.1, nan])
+    returns = np.array([[0, 0, 1]] * 6, np.float32)
+    full = blend_search_value(returns, q, 1.0, seat_q)
+    np.testing.assert_allclose(full[0], [0.5, 0.5 * 0.2 / 0.5, 0.5 * 0.3 / 0.5], rtol=1e-6)
+    # Seat 2 (two places after row 5's mover) has no later decision: it takes its result, 1.
+    np.testing.assert_allclose(full[5], [0.7, 0.3 * 0.1 / 1.1, 0.3 * 1.0 / 1.1], rtol=1e-6)
+    np.testing.assert_allclose(full.sum(axis=1), 1.0, rtol=1e-6)
 
 
 def test_shards_without_search_values_load_with_their_results(

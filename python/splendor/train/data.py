@@ -213,16 +213,63 @@ def variant_sizes(variant: str, players: int) -> tuple[int, int]:
     return int(state.observation_size), int(state.num_actions)
 
 
+def next_search_values(
+    game_key: npt.NDArray[np.int64],
+    ply: npt.NDArray[np.int64],
+    player: npt.NDArray[np.int64],
+    q: npt.NDArray[np.float32],
+    players: int,
+) -> npt.NDArray[np.float32]:
+    """Each seat's search value at or after each decision, rotated to the mover.
+
+    Column ``k`` of row ``i`` is ``q`` of the next decision (at the same ply or
+    later, in the same game) taken by the seat ``k`` places after row ``i``'s
+    mover: that seat's own search's estimate of its chances, a few moves on.
+    Column 0 is the row's own ``q``. NaN where the seat has no later decision in
+    the game (or its ``q`` is unknown).
+    """
+    n = q.shape[0]
+    out = np.full((n, players), np.nan, dtype=np.float32)
+    if n == 0:
+        return out
+    order = np.lexsort((ply, game_key))
+    g, who, qs = game_key[order], player[order], q[order]
+    rows = np.arange(n)
+    sentinel = n
+    for seat in range(players):
+        # The smallest sorted row >= i whose mover is `seat`: a reversed running minimum.
+        candidate = np.where(who == seat, rows, sentinel)
+        nxt = np.minimum.accumulate(candidate[::-1])[::-1]
+        found = nxt < sentinel
+        same_game = np.zeros(n, dtype=bool)
+        same_game[found] = g[nxt[found]] == g[found]
+        value = np.full(n, np.nan, dtype=np.float32)
+        value[same_game] = qs[nxt[same_game]]
+        column = (seat - who) % players
+        out[order, column] = value
+    return out
+
+
 def blend_search_value(
-    returns: npt.NDArray[np.float32], q: npt.NDArray[np.float32], weight: float
+    returns: npt.NDArray[np.float32],
+    q: npt.NDArray[np.float32],
+    weight: float,
+    seat_q: npt.NDArray[np.float32] | None = None,
 ) -> npt.NDArray[np.float32]:
     """The value target ``(1 - weight) * returns + weight * search``.
 
     ``search`` gives the mover the search's root value ``q`` and shares ``1 - q``
-    evenly among the other seats. Rows without a search value (NaN ``q``, from
-    older shards) keep their returns; rows of truncated games (all-zero returns)
-    take the search value alone, so they gain a target. Every row still sums to
-    1 (or 0 when it has neither).
+    among the other seats. With two players that is exactly ``1 - q`` for the
+    other seat. With three or four, an even split would teach the value head that
+    every opponent is equally placed whatever the board says, and the search, which
+    backs up each seat's value, could not tell a leading opponent from a trailing
+    one. So the share of each other seat follows ``seat_q`` (see
+    :func:`next_search_values`: that seat's own search value at its next decision)
+    where known, else what the seat won in a decided game; evenly when neither
+    says anything. Rows without a search value (NaN ``q``, from older shards) keep
+    their returns; rows of truncated games (all-zero returns) take the search value
+    alone, so they gain a target. Every row still sums to 1 (or 0 when it has
+    neither).
     """
     if weight == 0.0:
         return returns
@@ -230,9 +277,17 @@ def blend_search_value(
     known = ~np.isnan(q)
     search = np.empty_like(returns)
     search[:, 0] = np.where(known, q, 0.0)
-    if players > 1:
-        search[:, 1:] = (np.where(known, 1.0 - q, 0.0) / (players - 1))[:, None]
     decided = returns.sum(axis=1) > 0
+    if players > 1:
+        others = returns[:, 1:].astype(np.float64)
+        if seat_q is not None:
+            # A decided game's result fills in for a seat with no later decision.
+            later = seat_q[:, 1:].astype(np.float64)
+            others = np.where(np.isnan(later), others, later)
+            others = np.where(np.isnan(others), 0.0, others)
+        total = others.sum(axis=1, keepdims=True)
+        share = np.where(total > 0, others / np.where(total > 0, total, 1.0), 1.0 / (players - 1))
+        search[:, 1:] = np.where(known, 1.0 - q, 0.0)[:, None] * share
     blended = np.where(decided[:, None], (1.0 - weight) * returns + weight * search, search)
     return np.asarray(np.where(known[:, None], blended, returns), dtype=np.float32)
 
@@ -278,14 +333,22 @@ def load_runs(
     if window is not None and window < total:
         while parts and total - parts[0]["obs"].shape[0] >= window:
             total -= parts.pop(0)["obs"].shape[0]
+    q = np.concatenate([p["q"] for p in parts])
     samples = Samples(
         obs=np.concatenate([p["obs"] for p in parts]),
         mask=np.concatenate([p["mask"] for p in parts]),
         policy=np.concatenate([p["policy"] for p in parts]),
         returns=blend_search_value(
             np.concatenate([p["returns"] for p in parts]),
-            np.concatenate([p["q"] for p in parts]),
+            q,
             value_q_weight,
+            next_search_values(
+                np.concatenate([p["game_key"] for p in parts]),
+                np.concatenate([p["ply"] for p in parts]).astype(np.int64),
+                np.concatenate([p["player"] for p in parts]).astype(np.int64),
+                q,
+                first.players,
+            ),
         ),
         game_key=np.concatenate([p["game_key"] for p in parts]),
     )
