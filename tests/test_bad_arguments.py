@@ -139,7 +139,13 @@ def _by_name(name: str, variant: str, owner: str) -> Any:
         return 7
     table: dict[str, Any] = {
         "state": state,
-        "text": state.to_json() if "from_json" in owner else str(state.legal_actions()[0]),
+        "text": (
+            state.to_json()
+            if "from_json" in owner
+            else "mcts:8"
+            if "BotSpec" in owner or "bot_spec" in owner
+            else str(state.legal_actions()[0])
+        ),
         "action": str(state.legal_actions()[0]),
         "player": 0,
         "seed": 1,
@@ -213,6 +219,7 @@ def _instances(name: str, variant: str) -> list[Any]:
         "MatchResult": [splendor.match(["random"], games=2)],
         "Network": [splendor.Network.from_bytes(_network_bytes(variant))],
         "VectorEnv": [splendor.VectorEnv(variant, 2)],
+        "BotSpec": [splendor.parse_bot_spec("net:8@model.safetensors")],
     }[name]
 
 
