@@ -7,6 +7,12 @@ a path name the network shipped for the game being played,
 the package data lives, so this module rewrites such specs to ``net:...@PATH``
 before they reach the engine.
 
+A ``net:N@NAME`` spec whose NAME is no file but one of the folders of
+``splendor/data/nets/reference/`` (``b132d65``: the networks shipped at that
+commit) names that reference network for the game being played, so
+``net:1070@b132d65`` stays the same opponent after newer networks are shipped
+(the strength ladder, :mod:`splendor.ladder`, plays against it).
+
 Every spec is read by the one parser, :func:`splendor.parse_bot_spec`. The spec
 ``default`` is the package's default AI for the game: the search guided by the
 shipped network (``net:N``, ``N`` iterations taking about the time per move of
@@ -30,6 +36,11 @@ from splendor.errors import ConfigError
 
 #: Where the shipped networks live.
 NETS_DIR = Path(__file__).resolve().parent / "data" / "nets"
+
+#: Earlier shipped networks kept as fixed opponents,
+#: ``reference/<name>/<variant>-<players>p.safetensors``, spelled ``net:N@<name>``
+#: (see :func:`reference_network_path`).
+REFERENCE_DIR = NETS_DIR / "reference"
 
 #: Iterations per move of the default AI for each ``(variant, players)`` a network is
 #: shipped for: about the time per move of ``mcts:1000``, measured with
@@ -58,6 +69,28 @@ def shipped_network_path(variant: str, players: int) -> Path:
         raise ConfigError(
             f"no network is shipped for {variant} with {players} players "
             f"(looked for {path}); give a file instead, e.g. net:400@best.safetensors"
+        )
+    return path
+
+
+def reference_network_path(name: str, variant: str, players: int) -> Path | None:
+    """The reference network ``name`` (a folder of :data:`REFERENCE_DIR`, e.g.
+    ``b132d65``) for ``variant`` with ``players`` players; None when ``name`` is a file
+    or names no reference folder (it is then read as a path, as before).
+
+    Raises:
+        ConfigError: The reference folder has no network for that game.
+    """
+    if Path(name).exists() or not name or any(c in name for c in "/\\.:"):
+        return None
+    folder = REFERENCE_DIR / name
+    if not folder.is_dir():
+        return None
+    path = folder / f"{variant}-{players}p.safetensors"
+    if not path.is_file():
+        raise ConfigError(
+            f"the reference networks {name} have none for {variant} with {players} players "
+            f"(looked for {path})"
         )
     return path
 
@@ -93,6 +126,10 @@ def resolve_bot_spec(spec: str, variant: str, players: int) -> str:
                 f"net:{SHIPPED_NET_ITERATIONS.get((variant, players), 1000)}"
             )
         return f"{parsed}@{path}"
+    if parsed.kind == "net" and parsed.network is not None:
+        reference = reference_network_path(parsed.network, variant, players)
+        if reference is not None:
+            return f"{str(parsed).split('@', 1)[0]}@{reference}"
     return str(parsed)
 
 
