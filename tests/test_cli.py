@@ -132,11 +132,13 @@ STRING_OPTIONS = {
     "--selfplay-option": ["novalue", "iterations=notjson", "=1"],
     "--eval-opponents": ["nonsense", "", "mcts:0"],
     "--ray": ["", "nonsense", "host:99999", "127.0.0.1:1"],
+    "--anchor": ["nonsense", "", "mcts:0", "mcts:100"],
 }
 FAST = {
     "demo": ["--quiet"],
     "bench": ["--games", "1", "--loop-games", "1", "--ref-games", "1"],
     "match": ["--games", "1", "--bots", "random,random", "--no-progress"],
+    "ladder": ["--games-per-pair", "2", "--bots", "random,greedy", "--out", "/nonexistent/ladder"],
     "play": ["--bot", "random"],
     "selfplay": ["--games", "1", "--out", "/nonexistent/selfplay-run"],
     "serve": ["--port", "1"],
