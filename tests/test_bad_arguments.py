@@ -561,3 +561,94 @@ def test_a_call_that_does_not_fit_names_the_signature() -> None:
         splendor.new_game("base", player=3)  # type: ignore[call-overload]
     with pytest.raises(splendor.ConfigError, match="missing a required argument: 'variant'"):
         splendor.random_games()  # type: ignore[call-arg]
+
+
+def _core_classes() -> Iterator[tuple[str, type]]:
+    """The public classes of ``splendor`` that the engine defines (not the errors, not the
+    pure-Python ``ObservationSpec`` and ``GameState``)."""
+    for name in splendor.__all__:
+        obj = getattr(splendor, name)
+        if inspect.isclass(obj) and obj.__module__ == "splendor._core":
+            yield name, obj
+
+
+def _arity_mistakes(fn: Callable[..., Any]) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """Calls that do not fit ``fn``'s signature, whatever the values: one positional
+    argument too many, an unknown keyword, a required argument left out, a value given
+    both positionally and by keyword."""
+    params = _parameters(fn)
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    tries: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+        ((0,) * (len(positional) + 1), {}),
+        ((), {"no_such_option": 1}),
+    ]
+    if any(p.default is p.empty for p in params):
+        tries.append(((), {}))
+    if positional:
+        tries.append(((0,), {positional[0].name: 0}))
+    return tries
+
+
+@pytest.mark.parametrize("variant", splendor.VARIANTS)
+def test_classes_called_with_arguments_they_do_not_take_raise_config_error(variant: str) -> None:
+    """README: every bad argument raises the library's errors, never TypeError: so do the
+    classes' constructors and public methods (``VectorEnv("base", 2, 2)``, ``MctsBot(1, 2,
+    3)``, ``Network.load()``, ``state.apply()``, ``state.legal_actions(1)``), each naming
+    the signature. PyO3 raises TypeError for these unless the binding binds its own
+    arguments (``args::bind``)."""
+    failures: list[str] = []
+    calls = 0
+    for name, cls in _core_classes():
+        targets: list[tuple[str, Callable[..., Any]]] = [(name, cls)]
+        for attr in sorted(vars(cls)):
+            member = getattr(cls, attr)
+            if attr.startswith("_") or not callable(member):
+                continue
+            if isinstance(vars(cls)[attr], staticmethod):
+                targets.append((f"{name}.{attr}", member))
+            else:
+                targets += [(f"{name}.{attr}", getattr(x, attr)) for x in _instances(name, variant)]
+        for label, fn in targets:
+            for args, kwargs in _arity_mistakes(fn):
+                calls += 1
+                try:
+                    fn(*args, **kwargs)
+                except splendor.ConfigError as exc:
+                    no_constructor = fn is cls and "constructor" in str(exc)
+                    if not no_constructor and "it is called as" not in str(exc):
+                        failures.append(f"{label}(*{args}, **{kwargs}): {exc}: names no signature")
+                except BaseException as exc:
+                    failures.append(f"{label}(*{args}, **{kwargs}): {type(exc).__name__}: {exc}")
+                else:
+                    failures.append(f"{label}(*{args}, **{kwargs}): no error")
+    assert calls > 100
+    assert not failures, f"{len(failures)} calls that do not fit:\n" + "\n".join(failures)
+
+
+def test_a_method_call_that_does_not_fit_names_the_signature() -> None:
+    state = splendor.new_game("base")
+    with pytest.raises(
+        splendor.ConfigError, match=r"it is called as VectorEnv\(variant, num_envs, \*, players=2"
+    ):
+        splendor.VectorEnv("base", 2, 2)  # type: ignore[misc]
+    with pytest.raises(splendor.ConfigError, match=r"missing a required argument: 'path'"):
+        splendor.Network.load()  # type: ignore[call-arg]
+    with pytest.raises(
+        splendor.ConfigError, match=r"BaseState.apply\(\): missing a required argument: 'action'"
+    ):
+        state.apply()  # type: ignore[call-arg]
+    with pytest.raises(
+        splendor.ConfigError, match=r"BaseState.legal_actions\(\): too many positional"
+    ):
+        state.legal_actions(1)  # type: ignore[call-arg]
+    with pytest.raises(splendor.ConfigError, match=r"seed: by keyword, e.g. seed=\.\.\."):
+        state.determinize(0, 1)  # type: ignore[misc]
+    with pytest.raises(splendor.ConfigError, match=r"MctsBot\(\): too many positional"):
+        splendor.MctsBot(*range(10))
+    with pytest.raises(splendor.ConfigError, match=r"unexpected keyword argument 'iteration'"):
+        splendor.MctsBot(iteration=5)  # type: ignore[call-arg]
+    with pytest.raises(splendor.ConfigError, match=r"multiple values for argument 'seed'"):
+        splendor.RandomBot(1, seed=2)  # type: ignore[misc]
+    # A good call is unchanged, by position or by keyword.
+    assert state.child(action=0) == state.child(0)
+    assert splendor.MctsBot(8, seed=3).iterations == 8

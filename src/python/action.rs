@@ -4,7 +4,7 @@ use super::{args, errors};
 use crate::game::{Action, EndReason, Game, GameError, Outcome, MAX_PLAYERS};
 use crate::search::arena::REASONS;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
@@ -58,8 +58,19 @@ impl PyAction {
 #[pymethods]
 impl PyAction {
     #[new]
-    #[pyo3(text_signature = "(variant, id)")]
-    fn py_new(variant: &Bound<'_, PyAny>, id: &Bound<'_, PyAny>) -> PyResult<Self> {
+    #[pyo3(signature = (*args, **kwargs), text_signature = "(variant, id)")]
+    fn py_new(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let [variant, id] = args::bind(
+            "Action",
+            "(variant, id)",
+            [
+                args::Param::Required("variant"),
+                args::Param::Required("id"),
+            ],
+            args,
+            kwargs,
+        )?;
+        let (variant, id) = (&args::required(variant), &args::required(id));
         let variant = args::variant(variant)?;
         let info = super::variant_info(variant).ok_or_else(|| super::unknown_variant(variant))?;
         let id = checked_id(id, info.num_actions)?;
@@ -226,12 +237,21 @@ impl PyOutcome {
 #[pymethods]
 impl PyOutcome {
     #[new]
-    #[pyo3(text_signature = "(winners, reason, num_players)")]
-    fn py_new(
-        winners: &Bound<'_, PyAny>,
-        reason: &Bound<'_, PyAny>,
-        num_players: &Bound<'_, PyAny>,
-    ) -> PyResult<Self> {
+    #[pyo3(signature = (*args, **kwargs), text_signature = "(winners, reason, num_players)")]
+    fn py_new(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let [winners, reason, num_players] = args::bind(
+            "Outcome",
+            "(winners, reason, num_players)",
+            [
+                args::Param::Required("winners"),
+                args::Param::Required("reason"),
+                args::Param::Required("num_players"),
+            ],
+            args,
+            kwargs,
+        )?;
+        let [winners, reason, num_players] = [winners, reason, num_players].map(args::required);
+        let (winners, reason, num_players) = (&winners, &reason, &num_players);
         let n = args::int_between(
             num_players,
             "num_players",
@@ -315,10 +335,15 @@ impl PyOutcome {
 
     /// Returns per seat: exactly `1/k` (a float64) to each of `k` winners, 0
     /// to everyone else (all zeros when truncated).
-    #[pyo3(text_signature = "($self)")]
-    fn returns(&self) -> Vec<f64> {
+    #[pyo3(signature = (*args, **kwargs), text_signature = "($self)")]
+    fn returns(
+        &self,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Vec<f64>> {
+        args::no_arguments("Outcome.returns", args, kwargs)?;
         let n = usize::from(self.outcome.num_players);
-        self.outcome.returns()[..n].to_vec()
+        Ok(self.outcome.returns()[..n].to_vec())
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {

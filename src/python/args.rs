@@ -441,3 +441,147 @@ pub(crate) fn int_array<'py>(
     convert!(i64, i32, i16, i8, u64, u32, u16, u8);
     Err(expected())
 }
+
+/// A parameter of a call that binds its own arguments ([`bind`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Param {
+    /// Positional or keyword, required.
+    Required(&'static str),
+    /// Positional or keyword, may be left out.
+    Optional(&'static str),
+    /// Keyword only, required.
+    KeywordRequired(&'static str),
+    /// Keyword only, may be left out.
+    Keyword(&'static str),
+}
+
+impl Param {
+    fn name(self) -> &'static str {
+        match self {
+            Param::Required(n)
+            | Param::Optional(n)
+            | Param::KeywordRequired(n)
+            | Param::Keyword(n) => n,
+        }
+    }
+
+    fn positional(self) -> bool {
+        matches!(self, Param::Required(_) | Param::Optional(_))
+    }
+
+    fn required(self) -> bool {
+        matches!(self, Param::Required(_) | Param::KeywordRequired(_))
+    }
+}
+
+/// The arguments of a call taken as `(*args, **kwargs)`, bound to `params`
+/// as Python binds them (each `None` when left out). A call that does not fit
+/// (too many positional arguments, an unknown keyword, a value given twice, a
+/// required one missing) is a `ConfigError` naming the signature, in the words
+/// of `python/splendor/_arguments.py`, never PyO3's `TypeError`. `name` is what
+/// the caller called (`"MctsBot"`, `"BaseState.apply"`), `signature` its
+/// parameters as `help` shows them (`"(action)"`).
+pub(crate) fn bind<'py, const N: usize>(
+    name: &str,
+    signature: &str,
+    params: [Param; N],
+    args: &Bound<'py, pyo3::types::PyTuple>,
+    kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+) -> PyResult<[Option<Bound<'py, PyAny>>; N]> {
+    bind_as(name, &|| signature.to_owned(), params, args, kwargs)
+}
+
+/// [`bind`], the signature written only for the message of a call that
+/// does not fit (a good call allocates nothing).
+fn bind_as<'py, const N: usize>(
+    name: &str,
+    signature: &dyn Fn() -> String,
+    params: [Param; N],
+    args: &Bound<'py, pyo3::types::PyTuple>,
+    kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+) -> PyResult<[Option<Bound<'py, PyAny>>; N]> {
+    use pyo3::types::{PyDictMethods, PyTupleMethods};
+    let fail = |why: String| {
+        errors::config(format!(
+            "{name}(): {why}; it is called as {name}{}",
+            signature()
+        ))
+    };
+    let mut bound: [Option<Bound<'py, PyAny>>; N] = std::array::from_fn(|_| None);
+    let positional = params.iter().filter(|p| p.positional()).count();
+    if args.len() > positional {
+        let keyword: Vec<&str> = params
+            .iter()
+            .filter(|p| !p.positional())
+            .map(|p| p.name())
+            .collect();
+        let mut why = "too many positional arguments".to_owned();
+        if let Some(first) = keyword.first() {
+            why += &format!(" ({}: by keyword, e.g. {first}=...)", keyword.join(", "));
+        }
+        return Err(fail(why));
+    }
+    for (slot, value) in bound.iter_mut().zip(args.iter()) {
+        *slot = Some(value);
+    }
+    if let Some(kwargs) = kwargs {
+        for (key, value) in kwargs.iter() {
+            let text = key
+                .cast::<PyString>()
+                .ok()
+                .and_then(|k| k.to_str().ok().map(str::to_owned));
+            let at = text
+                .as_deref()
+                .and_then(|k| params.iter().position(|p| p.name() == k));
+            match at {
+                None => {
+                    return Err(fail(format!(
+                        "got an unexpected keyword argument {}",
+                        text.map_or_else(|| repr(&key), |k| format!("'{k}'"))
+                    )))
+                }
+                Some(i) if bound[i].is_some() => {
+                    return Err(fail(format!(
+                        "multiple values for argument '{}'",
+                        params[i].name()
+                    )))
+                }
+                Some(i) => bound[i] = Some(value),
+            }
+        }
+    }
+    if let Some(p) = params
+        .iter()
+        .zip(&bound)
+        .find_map(|(p, b)| (p.required() && b.is_none()).then_some(p))
+    {
+        return Err(fail(format!("missing a required argument: '{}'", p.name())));
+    }
+    Ok(bound)
+}
+
+/// A required argument of [`bind`]'s result (present once `bind` succeeded).
+pub(crate) fn required<'py>(value: Option<Bound<'py, PyAny>>) -> Bound<'py, PyAny> {
+    value.expect("bind checks the required arguments")
+}
+
+/// [`bind`] for a call that takes no arguments.
+pub(crate) fn no_arguments(
+    name: &str,
+    args: &Bound<'_, pyo3::types::PyTuple>,
+    kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
+) -> PyResult<()> {
+    bind(name, "()", [], args, kwargs).map(|_| ())
+}
+
+/// [`bind`] for a call that takes one required argument, `param`.
+pub(crate) fn one<'py>(
+    name: &str,
+    param: &'static str,
+    args: &Bound<'py, pyo3::types::PyTuple>,
+    kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let signature = || format!("({param})");
+    let [value] = bind_as(name, &signature, [Param::Required(param)], args, kwargs)?;
+    Ok(required(value))
+}

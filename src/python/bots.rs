@@ -2,7 +2,7 @@
 //! the bot arguments of `match` (a bot object or a spec string).
 
 use super::action::{ok, PyAction};
-use super::args::{self, Arg};
+use super::args::{self, required, Arg, Param};
 use super::network::PyNetwork;
 use super::search::{search_config, StateFn};
 use super::state::Seed;
@@ -10,13 +10,27 @@ use super::{errors, interrupt};
 use crate::game::Game;
 use crate::search::{bots, Bot, BotSpec, ParsedBotSpec, SearchConfig, Selection};
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyDict, PyString, PyTuple};
 use std::sync::{Mutex, MutexGuard};
 
 /// Locks a bot. A bot is only a random stream and settings, which a panic
 /// elsewhere cannot leave half-written, so a poisoned lock is still good.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A bot's `seed` argument: 0 when left out.
+fn seed_or_zero(seed: Option<Bound<'_, PyAny>>) -> PyResult<Seed> {
+    seed.map_or(Ok(Seed(0)), |s| s.extract())
+}
+
+/// The one argument of a bot's `act` (`name`): the state.
+fn state_argument<'py>(
+    name: &str,
+    args: &Bound<'py, PyTuple>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    args::one(name, "state", args, kwargs)
 }
 
 /// A bot stream argument of `__setstate__` (an int in `0..=2**64 - 1`).
@@ -74,12 +88,14 @@ macro_rules! quick_bot {
         #[pymethods]
         impl $py {
             #[new]
-            #[pyo3(signature = (seed=Seed(0)), text_signature = "(seed=0)")]
-            fn new(seed: Seed) -> Self {
-                Self {
+            #[pyo3(signature = (*args, **kwargs), text_signature = "(seed=0)")]
+            fn new(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+                let [seed] = args::bind($name, "(seed=0)", [Param::Optional("seed")], args, kwargs)?;
+                let seed = seed_or_zero(seed)?;
+                Ok(Self {
                     bot: Mutex::new(QuickBot::$kind(bots::$kind::new(seed.0))),
                     seed: seed.0,
-                }
+                })
             }
 
             /// The action this bot plays in `state`, a state of any variant.
@@ -92,9 +108,14 @@ macro_rules! quick_bot {
             ///     InvalidStateError: `state` is not a state of this engine
             ///         (a reference-engine state converts with
             ///         `splendor.from_json(state.to_json())`).
-            #[pyo3(text_signature = "($self, state)")]
-            fn act(&self, state: &Bound<'_, PyAny>) -> PyResult<PyAction> {
-                super::with_state(state, QuickActFn(&self.bot))?
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self, state)")]
+            fn act(
+                &self,
+                args: &Bound<'_, PyTuple>,
+                kwargs: Option<&Bound<'_, PyDict>>,
+            ) -> PyResult<PyAction> {
+                let state = state_argument(concat!($name, ".act"), args, kwargs)?;
+                super::with_state(&state, QuickActFn(&self.bot))?
             }
 
             /// Pickle support: the seed, then the random stream as it
@@ -197,23 +218,41 @@ impl StateFn for MctsActFn<'_, '_> {
 #[pymethods]
 impl PyMctsBot {
     #[new]
-    #[pyo3(signature = (iterations=Arg(None), time_limit=Arg(None), threads=Arg(None), seed=Seed(0), max_nodes=Arg(None), rollout_depth=Arg(None), exploration=Arg(None), prior_temperature=Arg(None), network=None))]
-    #[pyo3(
-        text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None)"
-    )]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        iterations: Arg<'_>,
-        time_limit: Arg<'_>,
-        threads: Arg<'_>,
-        seed: Seed,
-        max_nodes: Arg<'_>,
-        rollout_depth: Arg<'_>,
-        exploration: Arg<'_>,
-        prior_temperature: Arg<'_>,
-        network: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
+    #[pyo3(signature = (*args, **kwargs), text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None)")]
+    fn new(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        const SIGNATURE: &str = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None)";
+        let [iterations, time_limit, threads, seed, max_nodes, rollout_depth, exploration, prior_temperature, network] =
+            args::bind(
+                "MctsBot",
+                SIGNATURE,
+                [
+                    Param::Optional("iterations"),
+                    Param::Optional("time_limit"),
+                    Param::Optional("threads"),
+                    Param::Optional("seed"),
+                    Param::Optional("max_nodes"),
+                    Param::Optional("rollout_depth"),
+                    Param::Optional("exploration"),
+                    Param::Optional("prior_temperature"),
+                    Param::Optional("network"),
+                ],
+                args,
+                kwargs,
+            )?;
+        let [iterations, time_limit, threads, max_nodes, rollout_depth, exploration, prior_temperature] =
+            [
+                iterations,
+                time_limit,
+                threads,
+                max_nodes,
+                rollout_depth,
+                exploration,
+                prior_temperature,
+            ]
+            .map(Arg);
+        let seed = seed_or_zero(seed)?;
         let network = network
+            .as_ref()
             .filter(|n| !n.is_none())
             .map(PyNetwork::object)
             .transpose()?;
@@ -249,9 +288,15 @@ impl PyMctsBot {
     ///         reference-engine state converts with
     ///         `splendor.from_json(state.to_json())`).
     ///     KeyboardInterrupt: Ctrl-C during the search.
-    #[pyo3(text_signature = "($self, state)")]
-    fn act(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PyAction> {
-        super::with_state(state, MctsActFn { bot: &self.bot, py })?
+    #[pyo3(signature = (*args, **kwargs), text_signature = "($self, state)")]
+    fn act(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyAction> {
+        let state = state_argument("MctsBot.act", args, kwargs)?;
+        super::with_state(&state, MctsActFn { bot: &self.bot, py })?
     }
 
     /// The iteration budget per move (0: time only).
@@ -376,15 +421,23 @@ pub(crate) struct PyBotSpec {
     spec: ParsedBotSpec,
 }
 
-#[pymethods]
 impl PyBotSpec {
-    #[new]
-    #[pyo3(text_signature = "(text)")]
-    fn new(text: &Bound<'_, PyAny>) -> PyResult<Self> {
+    /// The spec `text` names (a `ConfigError` listing the forms if none).
+    fn parse(text: &Bound<'_, PyAny>) -> PyResult<Self> {
         let text = args::text(text, "a bot spec", errors::config)?;
         Ok(Self {
             spec: ok(ParsedBotSpec::parse(text))?,
         })
+    }
+}
+
+#[pymethods]
+impl PyBotSpec {
+    #[new]
+    #[pyo3(signature = (*args, **kwargs), text_signature = "(text)")]
+    fn new(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let [text] = args::bind("BotSpec", "(text)", [Param::Required("text")], args, kwargs)?;
+        Self::parse(&required(text))
     }
 
     /// What the spec names: "default", "random", "greedy", "mcts" or "net".
@@ -455,7 +508,7 @@ impl PyBotSpec {
 #[pyfunction]
 #[pyo3(text_signature = "(text)")]
 fn parse_bot_spec(text: &Bound<'_, PyAny>) -> PyResult<PyBotSpec> {
-    PyBotSpec::new(text)
+    PyBotSpec::parse(text)
 }
 
 /// Adds the bot classes and `parse_bot_spec` to the module.

@@ -5,7 +5,7 @@
 //! thread (a [`Driver`]) and returns at once; `step_wait` collects it.
 
 use super::action::ok;
-use super::args::{self, Arg};
+use super::args::{self, Arg, Param};
 use super::errors;
 use super::interrupt::POLL;
 use super::state::{self, Seed};
@@ -17,7 +17,7 @@ use crate::variants::{base::BaseState, duel::DuelState, marvel::MarvelState};
 use numpy::ndarray::{Array1, Array2};
 use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1, PyReadwriteArray2};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -378,22 +378,35 @@ impl PyVectorEnv {
 #[pymethods]
 impl PyVectorEnv {
     #[new]
-    #[pyo3(signature = (variant, num_envs, *, players=Arg(None), seed=Seed(0), turn_cap=Arg(None), opponents=Arg(None), threads=Arg(None), normalize=Arg(None)))]
+    #[pyo3(signature = (*args, **kwargs))]
     #[pyo3(
         text_signature = "(variant, num_envs, *, players=2, seed=0, turn_cap=100, opponents=None, threads=1, normalize=False)"
     )]
-    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        variant: &Bound<'_, PyAny>,
-        num_envs: &Bound<'_, PyAny>,
-        players: Arg<'_>,
-        seed: Seed,
-        turn_cap: Arg<'_>,
-        opponents: Arg<'_>,
-        threads: Arg<'_>,
-        normalize: Arg<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let [variant, num_envs, players, seed, turn_cap, opponents, threads, normalize] = args::bind(
+            "VectorEnv",
+            "(variant, num_envs, *, players=2, seed=0, turn_cap=100, opponents=None, threads=1, normalize=False)",
+            [
+                Param::Required("variant"),
+                Param::Required("num_envs"),
+                Param::Keyword("players"),
+                Param::Keyword("seed"),
+                Param::Keyword("turn_cap"),
+                Param::Keyword("opponents"),
+                Param::Keyword("threads"),
+                Param::Keyword("normalize"),
+            ],
+            args,
+            kwargs,
+        )?;
+        let (variant, num_envs) = (&args::required(variant), &args::required(num_envs));
+        let [players, turn_cap, opponents, threads, normalize] =
+            [players, turn_cap, opponents, threads, normalize].map(Arg);
+        let seed = seed.map_or(Ok(Seed(0)), |s| s.extract::<Seed>())?;
         let variant = args::variant(variant)?;
         let game = state::config(&players, seed, &turn_cap)?;
         let num_envs =
@@ -468,9 +481,23 @@ impl PyVectorEnv {
     ///
     /// Raises:
     ///     ConfigError: A seed that is not an integer between 0 and 2**64 - 1.
-    #[pyo3(signature = (seed=Arg(None)), text_signature = "($self, seed=None)")]
-    fn reset<'py>(&self, py: Python<'py>, seed: Arg<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let seed = seed.opt_int("seed", 0, u64::MAX.into())?.map(|s| s as u64);
+    #[pyo3(signature = (*args, **kwargs), text_signature = "($self, seed=None)")]
+    fn reset<'py>(
+        &self,
+        py: Python<'py>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let [seed] = args::bind(
+            "VectorEnv.reset",
+            "(seed=None)",
+            [Param::Optional("seed")],
+            args,
+            kwargs,
+        )?;
+        let seed = Arg(seed)
+            .opt_int("seed", 0, u64::MAX.into())?
+            .map(|s| s as u64);
         self.idle("reset")?;
         self.with_buffers(py, move |env, buf| env.reset(seed, buf))?;
         self.arrays(py, false)
@@ -491,12 +518,14 @@ impl PyVectorEnv {
     ///         1-D array of integers.
     ///     ConfigError: Not one action per env.
     /// Nothing changes when it raises.
-    #[pyo3(text_signature = "($self, actions)")]
+    #[pyo3(signature = (*args, **kwargs), text_signature = "($self, actions)")]
     fn step<'py>(
         &self,
         py: Python<'py>,
-        actions: &Bound<'py, PyAny>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        let actions = &args::one("VectorEnv.step", "actions", args, kwargs)?;
         self.idle("step")?;
         let actions = args::int_array(actions, "actions", errors::invalid_action)?;
         let acts = actions.as_slice();
@@ -528,8 +557,14 @@ impl PyVectorEnv {
     ///     ConfigError: Not one action per env.
     ///     InvalidStateError: A step is already in flight.
     /// Nothing changes when it raises.
-    #[pyo3(text_signature = "($self, actions)")]
-    fn step_async(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+    #[pyo3(signature = (*args, **kwargs), text_signature = "($self, actions)")]
+    fn step_async(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<()> {
+        let actions = &args::one("VectorEnv.step_async", "actions", args, kwargs)?;
         self.idle("step_async")?;
         let actions = args::int_array(actions, "actions", errors::invalid_action)?;
         let acts = actions.as_slice().to_vec();
@@ -595,8 +630,14 @@ impl PyVectorEnv {
     ///
     /// Raises:
     ///     InvalidStateError: No step in flight.
-    #[pyo3(text_signature = "($self)")]
-    fn step_wait<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    #[pyo3(signature = (*args, **kwargs), text_signature = "($self)")]
+    fn step_wait<'py>(
+        &self,
+        py: Python<'py>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        args::no_arguments("VectorEnv.step_wait", args, kwargs)?;
         if !self.in_flight.load(Ordering::Acquire) {
             return Err(errors::invalid_state(
                 "step_wait: no step in flight: call step_async(actions) first".into(),
@@ -657,8 +698,14 @@ impl PyVectorEnv {
     ///
     /// Raises:
     ///     ConfigError: `i` is not an env index.
-    #[pyo3(text_signature = "($self, i)")]
-    fn state(&self, py: Python<'_>, i: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    #[pyo3(signature = (*args, **kwargs), text_signature = "($self, i)")]
+    fn state(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        let i = &args::one("VectorEnv.state", "i", args, kwargs)?;
         let last = self.num_envs as i128 - 1;
         let k = args::int_between(i, "env index", 0, last, errors::config)? as usize;
         self.idle("state")?;

@@ -113,8 +113,14 @@ impl PyMatchResult {
     }
 
     /// The results as compact JSON with sorted keys.
-    fn to_json(&self) -> String {
-        self.r.to_json()
+    #[pyo3(signature = (*args, **kwargs), text_signature = "($self)")]
+    fn to_json(
+        &self,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<String> {
+        args::no_arguments("MatchResult.to_json", args, kwargs)?;
+        Ok(self.r.to_json())
     }
 
     #[classattr]

@@ -129,8 +129,9 @@ impl PyNetwork {
     ///         file (a folder, a FIFO, a device), is over 1 GiB, or is not a
     ///         network file (docs/network.md).
     #[staticmethod]
-    #[pyo3(text_signature = "(path)")]
-    fn load(path: &Bound<'_, PyAny>) -> PyResult<Self> {
+    #[pyo3(signature = (*args, **kwargs), text_signature = "(path)")]
+    fn load(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let path = &args::one("Network.load", "path", args, kwargs)?;
         Self::from_vec(read(path.py(), &args::path(path, "path", errors::config)?)?)
     }
 
@@ -140,14 +141,22 @@ impl PyNetwork {
     ///     ConfigError: `data` is not bytes.
     ///     NetworkError: Not a network file.
     #[staticmethod]
-    #[pyo3(text_signature = "(data)")]
-    fn from_bytes(data: &Bound<'_, PyAny>) -> PyResult<Self> {
+    #[pyo3(signature = (*args, **kwargs), text_signature = "(data)")]
+    fn from_bytes(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let data = &args::one("Network.from_bytes", "data", args, kwargs)?;
         Self::from_vec(args::bytes(data, "data", errors::config)?.to_vec())
     }
 
     /// The bytes of the file it was read from.
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.bytes)
+    #[pyo3(signature = (*args, **kwargs), text_signature = "($self)")]
+    fn to_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        args::no_arguments("Network.to_bytes", args, kwargs)?;
+        Ok(PyBytes::new(py, &self.bytes))
     }
 
     /// The variant it was trained for (`base`, `duel` or `marvel`).
@@ -201,13 +210,15 @@ impl PyNetwork {
     ///         holds a value that is not finite or is beyond ±65536.
     ///     NetworkError: Its length is not `obs_size`.
     #[allow(clippy::type_complexity)]
-    #[pyo3(text_signature = "($self, observation)")]
+    #[pyo3(signature = (*args, **kwargs), text_signature = "($self, observation)")]
     fn evaluate<'py>(
         &self,
         py: Python<'py>,
-        observation: &Bound<'py, PyAny>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<f32>>)> {
-        let obs = self.observation(observation)?;
+        let observation = args::one("Network.evaluate", "observation", args, kwargs)?;
+        let obs = self.observation(&observation)?;
         let net = self.net.clone();
         let (logits, value) = py.detach(move || {
             let mut scratch = net.scratch();
@@ -229,13 +240,15 @@ impl PyNetwork {
     /// Raises:
     ///     ConfigError: `observation` is not a 1-d float32 NumPy array.
     ///     NetworkError: Its length is not `obs_size`.
-    #[pyo3(text_signature = "($self, observation)")]
+    #[pyo3(signature = (*args, **kwargs), text_signature = "($self, observation)")]
     fn input_features<'py>(
         &self,
         py: Python<'py>,
-        observation: &Bound<'py, PyAny>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let obs = self.observation(observation)?;
+        let observation = args::one("Network.input_features", "observation", args, kwargs)?;
+        let obs = self.observation(&observation)?;
         let mut input = vec![0.0; self.net.input_size()];
         self.net.input(&obs, &mut input);
         Ok(PyArray1::from_vec(py, input))

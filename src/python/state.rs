@@ -10,7 +10,7 @@ use crate::game::{ActionList, Config, Game, Player, MAX_PLAYERS};
 use crate::rng::SplitMix64;
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyDict, PyString, PyTuple};
 use pyo3::IntoPyObject;
 
 /// Reads a seat argument, rejecting anything outside `0..num_players`.
@@ -176,6 +176,25 @@ pub(crate) fn reduce<'py, G: Game>(
     (load, (g.to_json(None),)).into_pyobject(class.py())
 }
 
+/// The one argument of `apply` / `child` (`name`), bound as Python binds it
+/// ([`args::bind`]: a call that does not fit is a `ConfigError`).
+pub(crate) fn action_argument<'py>(
+    name: &str,
+    args: &Bound<'py, PyTuple>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    args::one(name, "action", args, kwargs)
+}
+
+/// The one argument of `heuristic` / `observation` (`name`): a seat.
+pub(crate) fn seat_argument(
+    name: &str,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<SeatArg> {
+    args::one(name, "player", args, kwargs)?.extract()
+}
+
 pub(crate) fn heuristic<G: Game>(g: &G, player: SeatArg) -> PyResult<f64> {
     Ok(f64::from(g.heuristic(seat(g, player)?)))
 }
@@ -228,7 +247,7 @@ macro_rules! py_state {
         $crate::python::state::py_state!(
             @class $py, $pyname, $g,
             reduce = $crate::python::state::reduce::<$g>,
-            from_json(text) = $crate::python::state::from_json_kept::<$g>
+            from_json("(text)") = $crate::python::state::from_json_kept::<$g>
         );
     };
     // A variant whose card set can come from files (Marvel): `from_json`
@@ -237,12 +256,12 @@ macro_rules! py_state {
         $crate::python::state::py_state!(
             @class $py, $pyname, $g,
             reduce = $crate::python::marvel_data::reduce,
-            from_json(text, *, cards=None, locations=None) = $crate::python::marvel_data::from_json,
+            from_json("(text, *, cards=None, locations=None)") = $crate::python::marvel_data::from_json,
             cards, locations
         );
     };
     (@class $py:ident, $pyname:literal, $g:ty, reduce = $reduce:expr,
-     from_json($($sig:tt)*) = $load:expr $(, $extra:ident)*) => {
+     from_json($sig:literal) = $load:expr $(, $extra:ident)*) => {
         #[doc = concat!("A `", $pyname, "` game state; mutable, `child` and `clone` copy it.")]
         #[doc = ""]
         #[doc = "The action table, JSON format and observation layout are in the"]
@@ -312,30 +331,55 @@ macro_rules! py_state {
             ///         inconsistent (the message names the problem), or
             ///         `text` is not a str.
             #[staticmethod]
-            #[pyo3(signature = ($($sig)*))]
+            #[pyo3(signature = (*args, **kwargs), text_signature = $sig)]
             fn from_json(
-                text: &pyo3::Bound<'_, pyo3::PyAny>,
-                $($extra: Option<&pyo3::Bound<'_, pyo3::PyAny>>,)*
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
             ) -> pyo3::PyResult<Self> {
-                ($load)(text $(, $extra)*).map(|(inner, keep)| Self { inner, keep })
+                use $crate::python::args::{bind, required, Param};
+                let [text $(, $extra)*] = bind(
+                    concat!($pyname, ".from_json"),
+                    $sig,
+                    [Param::Required("text") $(, Param::Keyword(stringify!($extra)))*],
+                    args,
+                    kwargs,
+                )?;
+                ($load)(&required(text) $(, $extra.as_ref().filter(|o| !o.is_none()))*)
+                    .map(|(inner, keep)| Self { inner, keep })
             }
 
             /// The legal actions, ascending by id (empty once the game is over).
-            fn legal_actions(&self) -> Vec<$crate::python::action::PyAction> {
-                $crate::python::state::legal_actions(&self.inner)
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self)")]
+            fn legal_actions(
+                &self,
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
+            ) -> pyo3::PyResult<Vec<$crate::python::action::PyAction>> {
+                $crate::python::args::no_arguments(concat!($pyname, ".legal_actions"), args, kwargs)?;
+                Ok($crate::python::state::legal_actions(&self.inner))
             }
 
             /// The legal action ids, ascending.
-            fn legal_action_ids(&self) -> Vec<u16> {
-                $crate::python::state::legal_action_ids(&self.inner)
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self)")]
+            fn legal_action_ids(
+                &self,
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
+            ) -> pyo3::PyResult<Vec<u16>> {
+                $crate::python::args::no_arguments(concat!($pyname, ".legal_action_ids"), args, kwargs)?;
+                Ok($crate::python::state::legal_action_ids(&self.inner))
             }
 
             /// A NumPy bool array of length `num_actions`, true at the legal ids.
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self)")]
             fn legal_action_mask<'py>(
                 &self,
                 py: pyo3::Python<'py>,
-            ) -> pyo3::Bound<'py, numpy::PyArray1<bool>> {
-                $crate::python::state::legal_action_mask(py, &self.inner)
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
+            ) -> pyo3::PyResult<pyo3::Bound<'py, numpy::PyArray1<bool>>> {
+                $crate::python::args::no_arguments(concat!($pyname, ".legal_action_mask"), args, kwargs)?;
+                Ok($crate::python::state::legal_action_mask(py, &self.inner))
             }
 
             /// Plays an action in place.
@@ -349,8 +393,14 @@ macro_rules! py_state {
             ///         is unchanged).
             ///     InvalidActionError: The text does not parse, the id is out
             ///         of range, or the argument has the wrong type.
-            fn apply(&mut self, action: &pyo3::Bound<'_, pyo3::PyAny>) -> pyo3::PyResult<()> {
-                $crate::python::state::apply(&mut self.inner, action)
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self, action)")]
+            fn apply(
+                &mut self,
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
+            ) -> pyo3::PyResult<()> {
+                let action = $crate::python::state::action_argument(concat!($pyname, ".apply"), args, kwargs)?;
+                $crate::python::state::apply(&mut self.inner, &action)
             }
 
             /// The state after `action`; this one is unchanged.
@@ -361,15 +411,27 @@ macro_rules! py_state {
             /// Raises:
             ///     IllegalActionError: The action is not legal now.
             ///     InvalidActionError: The action is malformed.
-            fn child(&self, action: &pyo3::Bound<'_, pyo3::PyAny>) -> pyo3::PyResult<Self> {
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self, action)")]
+            fn child(
+                &self,
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
+            ) -> pyo3::PyResult<Self> {
+                let action = $crate::python::state::action_argument(concat!($pyname, ".child"), args, kwargs)?;
                 let mut inner = self.inner.clone();
-                $crate::python::state::apply(&mut inner, action)?;
+                $crate::python::state::apply(&mut inner, &action)?;
                 Ok(self.with(inner))
             }
 
             /// An independent copy.
-            fn clone(&self) -> Self {
-                self.with(self.inner.clone())
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self)")]
+            fn clone(
+                &self,
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
+            ) -> pyo3::PyResult<Self> {
+                $crate::python::args::no_arguments(concat!($pyname, ".clone"), args, kwargs)?;
+                Ok(self.with(self.inner.clone()))
             }
 
             /// The seat to decide, or -1 once the game is over.
@@ -403,24 +465,48 @@ macro_rules! py_state {
             }
 
             /// True once the game is over.
-            fn is_terminal(&self) -> bool {
-                $crate::game::Game::is_terminal(&self.inner)
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self)")]
+            fn is_terminal(
+                &self,
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
+            ) -> pyo3::PyResult<bool> {
+                $crate::python::args::no_arguments(concat!($pyname, ".is_terminal"), args, kwargs)?;
+                Ok($crate::game::Game::is_terminal(&self.inner))
             }
 
             /// The result (`Outcome`) once the game is over, else None.
-            fn outcome(&self) -> Option<$crate::python::action::PyOutcome> {
-                $crate::python::state::outcome(&self.inner)
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self)")]
+            fn outcome(
+                &self,
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
+            ) -> pyo3::PyResult<Option<$crate::python::action::PyOutcome>> {
+                $crate::python::args::no_arguments(concat!($pyname, ".outcome"), args, kwargs)?;
+                Ok($crate::python::state::outcome(&self.inner))
             }
 
             /// One return per seat: the outcome's exact returns (1/k to each of
             /// k winners, as float64), zeros before the end.
-            fn returns(&self) -> Vec<f64> {
-                $crate::python::state::returns(&self.inner)
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self)")]
+            fn returns(
+                &self,
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
+            ) -> pyo3::PyResult<Vec<f64>> {
+                $crate::python::args::no_arguments(concat!($pyname, ".returns"), args, kwargs)?;
+                Ok($crate::python::state::returns(&self.inner))
             }
 
             /// Current points of each seat.
-            fn scores(&self) -> Vec<i32> {
-                $crate::python::state::scores(&self.inner)
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self)")]
+            fn scores(
+                &self,
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
+            ) -> pyo3::PyResult<Vec<i32>> {
+                $crate::python::args::no_arguments(concat!($pyname, ".scores"), args, kwargs)?;
+                Ok($crate::python::state::scores(&self.inner))
             }
 
             /// Value in [0, 1] of the position for `player`: the variant's
@@ -431,7 +517,13 @@ macro_rules! py_state {
             ///
             /// Raises:
             ///     ConfigError: `player` is not a seat.
-            fn heuristic(&self, player: $crate::python::state::SeatArg) -> pyo3::PyResult<f64> {
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self, player)")]
+            fn heuristic(
+                &self,
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
+            ) -> pyo3::PyResult<f64> {
+                let player = $crate::python::state::seat_argument(concat!($pyname, ".heuristic"), args, kwargs)?;
                 $crate::python::state::heuristic(&self.inner, player)
             }
 
@@ -440,11 +532,14 @@ macro_rules! py_state {
             ///
             /// Raises:
             ///     ConfigError: `player` is not a seat of this game.
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self, player)")]
             fn observation<'py>(
                 &self,
                 py: pyo3::Python<'py>,
-                player: $crate::python::state::SeatArg,
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, numpy::PyArray1<f32>>> {
+                let player = $crate::python::state::seat_argument(concat!($pyname, ".observation"), args, kwargs)?;
                 $crate::python::state::observation(py, &self.inner, player)
             }
 
@@ -456,11 +551,18 @@ macro_rules! py_state {
             ///
             /// Raises:
             ///     ConfigError: `player` is not a seat of this game.
-            #[pyo3(signature = (player=None))]
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self, player=None)")]
             fn to_json(
                 &self,
-                player: Option<$crate::python::state::SeatArg>,
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
             ) -> pyo3::PyResult<String> {
+                use $crate::python::args::{bind, Param};
+                let [player] = bind(concat!($pyname, ".to_json"), "(player=None)", [Param::Optional("player")], args, kwargs)?;
+                let player = match player.filter(|p| !p.is_none()) {
+                    Some(p) => Some(p.extract()?),
+                    None => None,
+                };
                 $crate::python::state::to_json(&self.inner, player)
             }
 
@@ -474,12 +576,22 @@ macro_rules! py_state {
             ///
             /// Raises:
             ///     ConfigError: Bad seat or seed.
-            #[pyo3(signature = (player, *, seed))]
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self, player, *, seed)")]
             fn determinize(
                 &self,
-                player: $crate::python::state::SeatArg,
-                seed: $crate::python::state::Seed,
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
             ) -> pyo3::PyResult<Self> {
+                use $crate::python::args::{bind, required, Param};
+                let [player, seed] = bind(
+                    concat!($pyname, ".determinize"),
+                    "(player, *, seed)",
+                    [Param::Required("player"), Param::KeywordRequired("seed")],
+                    args,
+                    kwargs,
+                )?;
+                let player = required(player).extract()?;
+                let seed = required(seed).extract()?;
                 $crate::python::state::determinize(&self.inner, player, seed)
                     .map(|inner| self.with(inner))
             }
@@ -489,22 +601,30 @@ macro_rules! py_state {
             /// Raises:
             ///     InvalidActionError: The text does not parse, or is not a
             ///         str.
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self, text)")]
             fn action_from_text(
                 &self,
-                text: &pyo3::Bound<'_, pyo3::PyAny>,
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
             ) -> pyo3::PyResult<$crate::python::action::PyAction> {
-                $crate::python::state::action_from_text::<$g>(text)
+                use $crate::python::args::{bind, required, Param};
+                let [text] = bind(concat!($pyname, ".action_from_text"), "(text)", [Param::Required("text")], args, kwargs)?;
+                $crate::python::state::action_from_text::<$g>(&required(text))
             }
 
             /// The action with id `id`.
             ///
             /// Raises:
             ///     InvalidActionError: The id is out of range or not an int.
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self, id)")]
             fn action_from_id(
                 &self,
-                id: &pyo3::Bound<'_, pyo3::PyAny>,
+                args: &pyo3::Bound<'_, pyo3::types::PyTuple>,
+                kwargs: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
             ) -> pyo3::PyResult<$crate::python::action::PyAction> {
-                $crate::python::state::action_from_id::<$g>(id)
+                use $crate::python::args::{bind, required, Param};
+                let [id] = bind(concat!($pyname, ".action_from_id"), "(id)", [Param::Required("id")], args, kwargs)?;
+                $crate::python::state::action_from_id::<$g>(&required(id))
             }
 
             fn __eq__(&self, other: &pyo3::Bound<'_, pyo3::PyAny>) -> pyo3::Py<pyo3::PyAny> {
@@ -532,11 +652,11 @@ macro_rules! py_state {
             }
 
             fn __copy__(&self) -> Self {
-                self.clone()
+                self.with(self.inner.clone())
             }
 
             fn __deepcopy__(&self, _memo: &pyo3::Bound<'_, pyo3::PyAny>) -> Self {
-                self.clone()
+                self.with(self.inner.clone())
             }
 
             /// Pickle support: the full JSON.
