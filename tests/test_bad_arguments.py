@@ -630,7 +630,7 @@ def test_a_method_call_that_does_not_fit_names_the_signature() -> None:
     with pytest.raises(
         splendor.ConfigError, match=r"it is called as VectorEnv\(variant, num_envs, \*, players=2"
     ):
-        splendor.VectorEnv("base", 2, 2)  # type: ignore[misc]
+        splendor.VectorEnv("base", 2, 2)  # type: ignore[call-arg]
     with pytest.raises(splendor.ConfigError, match=r"missing a required argument: 'path'"):
         splendor.Network.load()  # type: ignore[call-arg]
     with pytest.raises(
@@ -642,7 +642,7 @@ def test_a_method_call_that_does_not_fit_names_the_signature() -> None:
     ):
         state.legal_actions(1)  # type: ignore[call-arg]
     with pytest.raises(splendor.ConfigError, match=r"seed: by keyword, e.g. seed=\.\.\."):
-        state.determinize(0, 1)  # type: ignore[misc]
+        state.determinize(0, 1)  # type: ignore[call-arg]
     with pytest.raises(splendor.ConfigError, match=r"MctsBot\(\): too many positional"):
         splendor.MctsBot(*range(10))
     with pytest.raises(splendor.ConfigError, match=r"unexpected keyword argument 'iteration'"):
