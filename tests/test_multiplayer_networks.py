@@ -24,6 +24,7 @@ STORED = Path(__file__).parent / "data" / "multiplayer_net_positions.npz"
 RECORDED = {
     "base-3p": ROOT / "training" / "base-3p" / "g0.safetensors",
     "base-4p": ROOT / "training" / "base-4p" / "g0.safetensors",
+    "marvel-3p": ROOT / "training" / "marvel-3p" / "g0.safetensors",
 }
 
 
