@@ -12,7 +12,7 @@ those it has, the same games a longer match from the start would play).
 The ratings are a Bradley-Terry fit on the Elo scale, ``P(a beats b) = 1 / (1 +
 10 ** ((R_b - R_a) / 400))``: a binomial GLM (statsmodels) on the pairwise scores,
 anchored at one bot (``greedy`` by default: 0), with 95% intervals of 1.96 standard
-errors of the fit, relative to the anchor. A game nobody won (turn cap, stall)
+errors of the fit, relative to the anchor. A game nobody won (the turn cap)
 counts half to each side, as does a shared win. Each pair also gets
 ``prior_draws`` virtual drawn games (one by default): a bot that won or lost
 every game would otherwise have no finite rating. Two players only: the fit
@@ -101,7 +101,9 @@ class PairResult:
     #: The engine's names of the bots (a network's with its file's hash).
     names: tuple[str, str] = ("", "")
     draws: int = 0
+    #: Games ended by the turn cap (nobody won), and by every player having to pass.
     truncated: int = 0
+    stalled: int = 0
     wall_s: float = 0.0
     #: The first of the match's games this record holds (a ladder grown to more games
     #: per pair plays the games after those it has, as chunks of one match).
@@ -263,7 +265,8 @@ def run_ladder(
                 wins_b=float(second["wins"]),
                 names=(str(first["name"]), str(second["name"])),
                 draws=result.draws,
-                truncated=result.truncated + result.stalled,
+                truncated=result.truncated,
+                stalled=result.stalled,
                 wall_s=round(time.monotonic() - start, 3),
                 first_game=played,
             )
@@ -301,6 +304,7 @@ def combine(a: str, b: str, chunks: Sequence[PairResult]) -> PairResult:
         names=(names[a], names[b]),
         draws=sum(c.draws for c in chunks),
         truncated=sum(c.truncated for c in chunks),
+        stalled=sum(c.stalled for c in chunks),
         wall_s=round(sum(c.wall_s for c in chunks), 3),
     )
 
