@@ -75,3 +75,31 @@ def test_new_game_options(variant: str, option: str) -> None:
     # The matrix holds both outcomes: some arguments are accepted, some refused.
     kinds = {_kind(splendor.new_game, variant, **{option: a}) for a in ARGS}
     assert "ok" in kinds and "ConfigError" in kinds
+
+
+def _parameters(fn: Callable[..., Any]) -> list[tuple[str, str]]:
+    """(name, kind) of each parameter a caller gives (``self`` left out)."""
+    import inspect
+
+    return [
+        (p.name, "keyword" if p.kind is p.KEYWORD_ONLY else "either")
+        for p in inspect.signature(fn).parameters.values()
+    ]
+
+
+@pytest.mark.parametrize("variant", splendor.VARIANTS)
+def test_public_methods_take_the_same_parameters(variant: str) -> None:
+    """The same names in both engines (``state.apply(action=...)``, ``action_from_id(id=...)``):
+    a call by keyword that works on one works on the other. The Rust bindings take
+    ``self`` positionally only; beyond it, names and keyword-only-ness match."""
+    fast, slow = splendor.new_game(variant), ref.new_game(variant)
+    checked = 0
+    for attr in sorted(dir(type(fast))):
+        if attr.startswith("_") or not callable(getattr(type(fast), attr)):
+            continue
+        rust, python = _parameters(getattr(fast, attr)), _parameters(getattr(slow, attr))
+        assert rust == python, f"{attr}: rust {rust}, reference {python}"
+        checked += 1
+    assert checked >= 15
+    for name in ("new_game", "from_json", "random_playout"):
+        assert _parameters(getattr(splendor, name)) == _parameters(getattr(ref, name)), name

@@ -652,3 +652,151 @@ def test_a_method_call_that_does_not_fit_names_the_signature() -> None:
     # A good call is unchanged, by position or by keyword.
     assert state.child(action=0) == state.child(0)
     assert splendor.MctsBot(8, seed=3).iterations == 8
+
+
+def _own_public_methods(
+    cls: type, instances: list[Any]
+) -> Iterator[tuple[str, Callable[..., Any]]]:
+    """The public methods ``cls`` itself defines: static and class methods from the class,
+    the others bound to each of ``instances``."""
+    for attr in sorted(vars(cls)):
+        raw = vars(cls)[attr]
+        if attr.startswith("_") or isinstance(raw, property) or not callable(getattr(cls, attr)):
+            continue
+        if isinstance(raw, (staticmethod, classmethod)):
+            yield f"{cls.__name__}.{attr}", getattr(cls, attr)
+        else:
+            yield from ((f"{cls.__name__}.{attr}", getattr(x, attr)) for x in instances)
+
+
+def _reference_targets(variant: str) -> Iterator[tuple[str, Callable[..., Any]]]:
+    """The reference engine's functions, and its state class's public methods: those the
+    Rust state class has (the contract's surface), inherited or not."""
+    import splendor.reference as ref
+
+    for name in ref.__all__:
+        obj = getattr(ref, name)
+        if callable(obj) and not inspect.isclass(obj):
+            yield f"reference.{name}", obj
+    state = ref.new_game(variant, seed=3)
+    rust = type(splendor.new_game(variant))
+    cls = type(state)
+    for attr in sorted(dir(rust)):
+        if attr.startswith("_") or not callable(getattr(rust, attr)):
+            continue
+        assert hasattr(cls, attr), f"reference {cls.__name__} has no {attr}"
+        raw = inspect.getattr_static(cls, attr)
+        if isinstance(raw, (staticmethod, classmethod)):
+            yield f"reference.{cls.__name__}.{attr}", getattr(cls, attr)
+        else:
+            yield f"reference.{cls.__name__}.{attr}", getattr(state, attr)
+
+
+def _python_class_targets(variant: str) -> Iterator[tuple[str, Callable[..., Any]]]:
+    """``ObservationSpec`` and the env adapters (where their extras are installed): each
+    constructor and the public methods the class defines."""
+    spec = splendor.observation_spec(variant)
+    yield "ObservationSpec", splendor.ObservationSpec
+    yield from _own_public_methods(splendor.ObservationSpec, [spec])
+    with contextlib.suppress(ImportError):
+        from splendor.envs.gymnasium import SplendorEnv, SplendorVectorEnv
+
+        env = SplendorEnv(variant)
+        env.reset(seed=1)
+        vector = SplendorVectorEnv(variant, 2)
+        vector.reset(seed=1)
+        envs: list[tuple[type, Any]] = [(SplendorEnv, env), (SplendorVectorEnv, vector)]
+        for cls, instance in envs:
+            yield cls.__name__, cls
+            yield from _own_public_methods(cls, [instance])
+    with contextlib.suppress(ImportError):
+        from splendor.envs.pettingzoo import raw_env
+
+        aec = raw_env(variant)
+        aec.reset(seed=1)
+        yield "raw_env", raw_env
+        yield from _own_public_methods(raw_env, [aec])
+    with contextlib.suppress(ImportError):
+        import pyspiel
+        from splendor.envs.openspiel import SplendorGame, SplendorObserver, SplendorState
+
+        game = pyspiel.load_game(f"python_splendor_{variant}")
+        game_state = game.new_initial_state()
+        observer = game.make_py_observer()
+        games: list[tuple[type, Any]] = [
+            (SplendorGame, game),
+            (SplendorState, game_state),
+            (SplendorObserver, observer),
+        ]
+        for cls, instance in games:
+            yield cls.__name__, cls
+            yield from _own_public_methods(cls, [instance])
+
+
+@pytest.mark.parametrize("variant", splendor.VARIANTS)
+def test_python_classes_called_with_arguments_they_do_not_take_raise_config_error(
+    variant: str,
+) -> None:
+    """The same promise for the pure-Python surface: the reference engine
+    (``splendor.reference.new_game("base", 2)``, ``state.apply()``, ``state.child(1, 2)``),
+    ``ObservationSpec(...)`` and the Gymnasium, PettingZoo and OpenSpiel adapters'
+    constructors and methods raise ConfigError naming the signature, never TypeError."""
+    failures: list[str] = []
+    calls = 0
+    labels: set[str] = set()
+    for label, fn in [*_reference_targets(variant), *_python_class_targets(variant)]:
+        labels.add(label)
+        for args, kwargs in _arity_mistakes(fn):
+            calls += 1
+            try:
+                fn(*args, **kwargs)
+            except splendor.ConfigError as exc:
+                if "it is called as" not in str(exc):
+                    failures.append(f"{label}(*{args}, **{kwargs}): {exc}: names no signature")
+            except BaseException as exc:
+                failures.append(f"{label}(*{args}, **{kwargs}): {type(exc).__name__}: {exc}")
+            else:
+                failures.append(f"{label}(*{args}, **{kwargs}): no error")
+    assert {"reference.new_game", "ObservationSpec", "ObservationSpec.offset"} <= labels
+    assert any(label.endswith(".apply") for label in labels)
+    assert calls > 100
+    assert not failures, f"{len(failures)} calls that do not fit:\n" + "\n".join(failures)
+
+
+def test_a_reference_call_that_does_not_fit_names_the_signature_as_the_engine_does() -> None:
+    import splendor.reference as ref
+
+    fast, slow = splendor.new_game("base"), ref.new_game("base")
+    calls: list[Callable[[Any], object]] = [
+        lambda m: m.apply(),
+        lambda m: m.child(1, 2),
+        lambda m: m.legal_actions(1),
+        lambda m: m.determinize(0, 1),
+        lambda m: m.action_from_id(),
+        lambda m: type(m).from_json(),
+    ]
+    for call in calls:
+        with pytest.raises(splendor.ConfigError) as rust:
+            call(fast)
+        with pytest.raises(splendor.ConfigError) as python:
+            call(slow)
+        assert str(python.value) == str(rust.value)
+    with pytest.raises(splendor.ConfigError, match=r"it is called as new_game\(variant, \*"):
+        ref.new_game("base", 2)  # type: ignore[call-overload]
+    # A good call is unchanged, by position or by keyword.
+    assert slow.child(action=0) == slow.child(0)
+    assert slow.action_from_id(id=3) == slow.action_from_id(3)
+
+
+def test_wrapped_methods_keep_their_signatures() -> None:
+    import splendor.reference as ref
+
+    state = ref.new_game("base")
+    assert str(inspect.signature(state.apply)) == "(action: 'Action | int | str') -> 'None'"
+    assert list(inspect.signature(splendor.ObservationSpec).parameters)[:2] == [
+        "variant",
+        "players",
+    ]
+    gymnasium = pytest.importorskip("splendor.envs.gymnasium")
+    assert list(inspect.signature(gymnasium.SplendorEnv.step).parameters) == ["self", "action"]
+    assert "Plays the agent's action" in (gymnasium.SplendorEnv.step.__doc__ or "")

@@ -30,6 +30,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 import splendor
+from splendor._arguments import typed_methods
 from splendor.envs._actions import action_id
 from splendor.envs._view import render_view
 from splendor.envs.spec import observation_spec
@@ -71,6 +72,7 @@ def _draw_seed(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 2**63))
 
 
+@typed_methods("reset", "step", "action_masks", "render")
 class SplendorEnv(gymnasium.Env[Obs, np.int64]):
     """One game against built-in opponents, as a Gymnasium environment.
 
@@ -195,6 +197,7 @@ class SplendorEnv(gymnasium.Env[Obs, np.int64]):
         return render_view(self._env.state(0), self.seat)
 
 
+@typed_methods("reset", "step", "step_async", "step_wait", "render")
 class SplendorVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any]):
     """``num_envs`` games stepped by the Rust batched environment.
 

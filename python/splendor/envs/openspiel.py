@@ -31,6 +31,7 @@ import numpy.typing as npt
 import pyspiel
 
 import splendor
+from splendor._arguments import typed_methods
 from splendor.envs._actions import action_id
 from splendor.envs.spec import observation_spec
 
@@ -68,6 +69,7 @@ def _game_type(short_name: str, variant: str) -> Any:
     )
 
 
+@typed_methods("new_initial_state", "make_py_observer")
 class SplendorGame(pyspiel.Game):
     """One variant as an OpenSpiel game."""
 
@@ -112,6 +114,9 @@ class SplendorGame(pyspiel.Game):
         )
 
 
+@typed_methods(
+    "current_player", "apply_action", "is_terminal", "returns", "resample_from_infostate"
+)
 class SplendorState(pyspiel.State):
     """A game in progress; the engine state is ``engine``."""
 
@@ -161,6 +166,7 @@ class SplendorState(pyspiel.State):
         return str(self.engine)
 
 
+@typed_methods("set_from", "string_from")
 class SplendorObserver:
     """Observation tensor and strings of one player (OpenSpiel's PyObserver interface)."""
 

@@ -34,6 +34,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import splendor
+from splendor._arguments import typed_methods
 from splendor.envs._actions import action_id
 from splendor.envs._view import render_view
 from splendor.envs.spec import observation_spec
@@ -43,6 +44,7 @@ __all__ = ["base_env", "duel_env", "env", "marvel_env", "raw_env"]
 Obs = dict[str, npt.NDArray[Any]]
 
 
+@typed_methods("observation_space", "action_space", "observe", "reset", "step", "render", "close")
 class raw_env(AECEnv[str, Obs, int]):
     """An AEC environment for one game of ``variant``.
 

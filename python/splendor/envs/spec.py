@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from splendor import _core
-from splendor._arguments import typed_errors
+from splendor._arguments import typed_errors, typed_methods
 
 
 class Feature(NamedTuple):
@@ -32,6 +32,7 @@ class Feature(NamedTuple):
 UNBOUNDED_FACTOR = 16
 
 
+@typed_methods("offset", "slice", "table", "high", "normalize")
 @dataclass(frozen=True)
 class ObservationSpec:
     """Every feature of one variant's observation, in offset order."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal, overload
 
+from splendor._arguments import typed_errors as _typed_errors
 from splendor.errors import ConfigError, InvalidStateError
 from splendor.reference.base import BaseState, new_base_game
 from splendor.reference.common import Action, Outcome, parse_json
@@ -130,6 +131,13 @@ def random_playout(state: AnyState, seed: int) -> int:
         decisions += 1
     return decisions
 
+
+# A call with arguments a function does not take (`new_game("base", 2)`) raises ConfigError
+# naming the signature, as in the Rust engine (`splendor.new_game`), not TypeError.
+for _name in ("from_json", "from_view", "new_game", "random_playout"):
+    globals()[_name] = _typed_errors(globals()[_name])
+    globals()[_name].__module__ = __name__
+del _name
 
 __all__ = [
     "VARIANTS",

@@ -19,6 +19,29 @@ from splendor.reference.common import Action, Outcome, action_id, check_int, id_
 
 _S = TypeVar("_S", bound="Surface")
 
+PUBLIC_METHODS = (
+    "action_from_id",
+    "action_from_text",
+    "apply",
+    "child",
+    "clone",
+    "determinize",
+    "from_json",
+    "heuristic",
+    "is_terminal",
+    "legal_action_ids",
+    "legal_action_mask",
+    "legal_actions",
+    "observation",
+    "outcome",
+    "returns",
+    "scores",
+    "to_json",
+)
+"""The methods of the contract's Python surface (the Rust classes' public methods): each
+variant's class is decorated with ``typed_methods(*PUBLIC_METHODS)``, so a call that does
+not fit one raises ConfigError naming its signature, as the Rust engine's does."""
+
 
 class Surface:
     """The checked API every reference state has (docs/contract.md, Python surface)."""
@@ -66,9 +89,9 @@ class Surface:
     def _action(self, a: int) -> Action:
         return Action(self.variant, a, self._action_text(a))
 
-    def action_from_id(self, i: int) -> Action:
-        """The Action of id ``i`` (InvalidActionError when out of range or not an int)."""
-        return self._action(id_argument(i, self.num_actions))
+    def action_from_id(self, id: int) -> Action:
+        """The Action of id ``id`` (InvalidActionError when out of range or not an int)."""
+        return self._action(id_argument(id, self.num_actions))
 
     def action_from_text(self, text: str) -> Action:
         """Parse action text (InvalidActionError naming the text on failure)."""
@@ -97,9 +120,9 @@ class Surface:
         mask[self.legal_ids()] = True
         return mask
 
-    def apply(self, a: Action | int | str) -> None:
+    def apply(self, action: Action | int | str) -> None:
         """Play an action given as an Action, an id or text; the state is unchanged on error."""
-        i = self._resolve(a)
+        i = self._resolve(action)
         if self.phase == "over":
             raise IllegalActionError(f"the game is over; `{self._action_text(i)}` cannot be played")
         if i not in self.legal_ids():
@@ -108,10 +131,10 @@ class Surface:
             )
         self.apply_unchecked(i)
 
-    def child(self: _S, a: Action | int | str) -> _S:
-        """A new state with ``a`` applied (this one is unchanged)."""
+    def child(self: _S, action: Action | int | str) -> _S:
+        """A new state with ``action`` applied (this one is unchanged)."""
         out = self.clone()
-        out.apply(a)
+        out.apply(action)
         return out
 
     # ------------------------------------------------------------------ queries

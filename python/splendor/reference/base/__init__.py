@@ -8,6 +8,7 @@ import copy
 import numpy as np
 import numpy.typing as npt
 
+from splendor._arguments import typed_methods
 from splendor.reference.base import actions as A
 from splendor.reference.base.eval import heuristic
 from splendor.reference.base.explain import explain_illegal
@@ -17,13 +18,14 @@ from splendor.reference.base.render import render
 from splendor.reference.base.rules import BaseRules
 from splendor.reference.common import Outcome, check_int, dump_json, parse_json
 from splendor.reference.rng import SplitMix64
-from splendor.reference.surface import Surface
+from splendor.reference.surface import PUBLIC_METHODS, Surface
 
 NUM_ACTIONS = A.NUM_ACTIONS
 VARIANT = "base"
 __all__ = ["NUM_ACTIONS", "OBSERVATION_SIZE", "BaseState", "new_base_game"]
 
 
+@typed_methods(*PUBLIC_METHODS)
 class BaseState(BaseRules, Surface):
     """A game of Splendor (base). Build one with :func:`new_base_game` or :meth:`from_json`."""
 

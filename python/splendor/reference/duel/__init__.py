@@ -8,6 +8,7 @@ import copy
 import numpy as np
 import numpy.typing as npt
 
+from splendor._arguments import typed_methods
 from splendor.reference.common import Outcome, check_int, dump_json, parse_json
 from splendor.reference.duel import actions as A
 from splendor.reference.duel.eval import heuristic
@@ -17,13 +18,14 @@ from splendor.reference.duel.observe import OBSERVATION_SIZE, determinize, obser
 from splendor.reference.duel.render import render
 from splendor.reference.duel.rules import DuelRules
 from splendor.reference.rng import SplitMix64
-from splendor.reference.surface import Surface
+from splendor.reference.surface import PUBLIC_METHODS, Surface
 
 NUM_ACTIONS = A.NUM_ACTIONS
 VARIANT = "duel"
 __all__ = ["NUM_ACTIONS", "OBSERVATION_SIZE", "DuelState", "new_duel_game"]
 
 
+@typed_methods(*PUBLIC_METHODS)
 class DuelState(DuelRules, Surface):
     """A game of Splendor Duel. Build one with :func:`new_duel_game` or :meth:`from_json`."""
 

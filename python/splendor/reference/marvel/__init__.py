@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from splendor._arguments import typed_methods
 from splendor.reference.common import check_int, dump_json, load_json, parse_json
 from splendor.reference.marvel import actions as A
 from splendor.reference.marvel.cards import (
@@ -30,9 +31,10 @@ from splendor.reference.marvel.render import render
 from splendor.reference.marvel.rules import MarvelRules
 from splendor.reference.marvel.state import PlayerState, Reserve
 from splendor.reference.rng import SplitMix64
-from splendor.reference.surface import Surface
+from splendor.reference.surface import PUBLIC_METHODS, Surface
 
 
+@typed_methods(*PUBLIC_METHODS)
 class MarvelState(MarvelRules, Surface):
     """A Splendor: Marvel game state (full information; views via ``to_json``)."""
 
