@@ -692,6 +692,17 @@ def _reference_targets(variant: str) -> Iterator[tuple[str, Callable[..., Any]]]
             yield f"reference.{cls.__name__}.{attr}", getattr(state, attr)
 
 
+def _module_functions(module_name: str) -> Iterator[tuple[str, Callable[..., Any]]]:
+    """The public functions (not classes) of an adapter module."""
+    import importlib
+
+    module = importlib.import_module(module_name)
+    for name in module.__all__:
+        obj = getattr(module, name)
+        if callable(obj) and not inspect.isclass(obj):
+            yield f"{module_name}.{name}", obj
+
+
 def _python_class_targets(variant: str) -> Iterator[tuple[str, Callable[..., Any]]]:
     """``ObservationSpec`` and the env adapters (where their extras are installed): each
     constructor and the public methods the class defines."""
@@ -709,13 +720,21 @@ def _python_class_targets(variant: str) -> Iterator[tuple[str, Callable[..., Any
         for cls, instance in envs:
             yield cls.__name__, cls
             yield from _own_public_methods(cls, [instance])
+        yield from _module_functions("splendor.envs.gymnasium")
     with contextlib.suppress(ImportError):
+        from splendor.envs.pettingzoo import env as aec_env
         from splendor.envs.pettingzoo import raw_env
 
         aec = raw_env(variant)
         aec.reset(seed=1)
         yield "raw_env", raw_env
         yield from _own_public_methods(raw_env, [aec])
+        yield from _module_functions("splendor.envs.pettingzoo")
+        # What env() returns: PettingZoo's order-enforcing wrapper, outermost.
+        wrapped = aec_env(variant)
+        wrapped.reset(seed=1)
+        for attr in ("reset", "step", "observe", "state", "render", "agent_iter"):
+            yield f"env().{attr}", getattr(wrapped, attr)
     with contextlib.suppress(ImportError):
         import pyspiel
         from splendor.envs.openspiel import SplendorGame, SplendorObserver, SplendorState
@@ -740,7 +759,9 @@ def test_python_classes_called_with_arguments_they_do_not_take_raise_config_erro
     """The same promise for the pure-Python surface: the reference engine
     (``splendor.reference.new_game("base", 2)``, ``state.apply()``, ``state.child(1, 2)``),
     ``ObservationSpec(...)`` and the Gymnasium, PettingZoo and OpenSpiel adapters'
-    constructors and methods raise ConfigError naming the signature, never TypeError."""
+    constructors, methods and module functions (and the methods of what
+    ``splendor.envs.pettingzoo.env()`` returns) raise ConfigError naming the signature,
+    never TypeError."""
     failures: list[str] = []
     calls = 0
     labels: set[str] = set()

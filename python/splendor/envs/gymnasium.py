@@ -30,7 +30,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 import splendor
-from splendor._arguments import typed_methods
+from splendor._arguments import typed_errors, typed_methods
 from splendor.envs._actions import action_id
 from splendor.envs._view import render_view
 from splendor.envs.spec import observation_spec
@@ -42,6 +42,7 @@ IDS = {"base": "splendor/Base-v0", "duel": "splendor/Duel-v0", "marvel": "splend
 ILLEGAL_ACTION_MODES = ("lose", "raise")
 
 
+@typed_errors
 def observation_space(
     variant: str, players: int = 2, *, normalize: bool = False, turn_cap: int = 100
 ) -> spaces.Dict:
@@ -340,6 +341,7 @@ class SplendorVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], A
         return tuple(render_view(self._env.state(i), self.seat) for i in range(self.num_envs))
 
 
+@typed_errors
 def register() -> None:
     """Registers the three ids with Gymnasium (done once on import)."""
     for variant, env_id in IDS.items():

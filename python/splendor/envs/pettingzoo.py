@@ -34,7 +34,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import splendor
-from splendor._arguments import typed_methods
+from splendor._arguments import typed_errors, typed_methods
 from splendor.envs._actions import action_id
 from splendor.envs._view import render_view
 from splendor.envs.spec import observation_spec
@@ -169,6 +169,16 @@ class _CheckedActions(wrappers.BaseWrapper[str, Obs, int]):
         super().step(action)
 
 
+@typed_methods("reset", "step", "observe", "state", "render", "agent_iter")
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper[str, Obs, int]):
+    """PettingZoo's order-enforcing wrapper (same name), outermost in :func:`env`, whose
+    methods raise ConfigError (not TypeError) for a call with arguments they do not take."""
+
+    def __str__(self) -> str:
+        return str(self.env)  # as PettingZoo writes its own wrapper: the raw env's name
+
+
+@typed_errors
 def env(variant: str = "base", **kwargs: Any) -> AECEnv[str, Obs, int]:
     """The raw env wrapped as PettingZoo wraps its classic games.
 
@@ -179,19 +189,22 @@ def env(variant: str = "base", **kwargs: Any) -> AECEnv[str, Obs, int]:
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     wrapped = _CheckedActions(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return OrderEnforcingWrapper(wrapped)
 
 
+@typed_errors
 def base_env(**kwargs: Any) -> AECEnv[str, Obs, int]:
     """Splendor (2-4 players)."""
     return env("base", **kwargs)
 
 
+@typed_errors
 def duel_env(**kwargs: Any) -> AECEnv[str, Obs, int]:
     """Splendor Duel."""
     return env("duel", **kwargs)
 
 
+@typed_errors
 def marvel_env(**kwargs: Any) -> AECEnv[str, Obs, int]:
     """Splendor: Marvel (2-4 players)."""
     return env("marvel", **kwargs)
