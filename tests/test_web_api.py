@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sys
 import time
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 import splendor
 from fastapi.testclient import TestClient
 from splendor.web import ServerLimits, create_app
-from splendor.web.app import ERROR_CODES
+from splendor.web.app import ERROR_CODES, json_depth
 
 SETUPS = [("base", 2), ("base", 3), ("duel", 2), ("marvel", 4)]
 
@@ -512,10 +513,31 @@ def test_a_streamed_body_over_the_limit_is_413(client: TestClient) -> None:
 
 
 def test_json_nested_too_deep_is_malformed(client: TestClient) -> None:
-    for depth in (1000, 20_000):
+    # 65 levels and more are refused by the server's own limit, whatever the interpreter's
+    # recursion limit (it once depended on it: a test run that had raised it answered 422).
+    for depth in (64, 1000, 20_000):
         body = b'{"view": ' + b"[" * depth + b"]" * depth + b"}"
         r = client.post("/api/v1/move", content=body, headers={"content-type": "application/json"})
         error(r, 400, "malformed_json")
+    # 64 levels in all pass the check (and fail validation: a view is an object), brackets
+    # inside strings do not count, and the check holds when the recursion limit is raised.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(100_000)
+    try:
+        for body in (
+            b'{"view": ' + b"[" * 63 + b"]" * 63 + b"}",
+            b'{"view": "' + b"[" * 5000 + b'"}',
+        ):
+            r = client.post(
+                "/api/v1/move", content=body, headers={"content-type": "application/json"}
+            )
+            error(r, 422, "invalid_request")
+        body = b'{"view": ' + b"[" * 500 + b"]" * 500 + b"}"
+        r = client.post("/api/v1/move", content=body, headers={"content-type": "application/json"})
+        error(r, 400, "malformed_json")
+    finally:
+        sys.setrecursionlimit(limit)
+    assert json_depth(b'{"a": [1, {"b": "]]]"}], "c": {}}') == 3
 
 
 def documented_errors() -> set[tuple[int, str]]:

@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any, TypeVar
 
+import numpy as np
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -113,8 +115,28 @@ _SPLENDOR_ERRORS: list[tuple[type[Exception], int, str]] = [
 ]
 
 
+MAX_JSON_DEPTH = 64
+"""Deepest nesting of arrays and objects a request body may have (a view nests about 5)."""
+
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+
+
+def json_depth(body: bytes) -> int:
+    """How deep ``body``'s arrays and objects nest, brackets inside strings not counted.
+
+    Checked before parsing: whether the parser itself gives up on a deep body depends on
+    the interpreter's recursion limit and on how deep its stack already is, which vary
+    from process to process, so the limit is the server's own.
+    """
+    bytes_ = np.frombuffer(_JSON_STRING.sub(b'""', body), dtype=np.uint8)
+    step = np.isin(bytes_, (ord("["), ord("{"))).astype(np.int32)
+    step -= np.isin(bytes_, (ord("]"), ord("}")))
+    return int(np.cumsum(step).max(initial=0))
+
+
 class BodyLimit:
-    """Refuses a request body over ``limit`` bytes with a 413, declared or streamed.
+    """Refuses a request body over ``limit`` bytes with a 413, declared or streamed, and one
+    nesting deeper than :data:`MAX_JSON_DEPTH` with a 400 ``malformed_json``.
 
     The body is read here, whole, before the app sees it (it is at most ``limit`` bytes):
     so a streamed body over the limit is a 413 too, never a parse error of the app's.
@@ -145,6 +167,14 @@ class BodyLimit:
                 return
             if not message.get("more_body", False):
                 break
+        # Fewer brackets than the limit cannot nest deeper than it: most bodies stop here.
+        brackets = body.count(b"[") + body.count(b"{")
+        if brackets > MAX_JSON_DEPTH and json_depth(bytes(body)) > MAX_JSON_DEPTH:
+            too_deep = error_response(
+                400, "malformed_json", f"the request body nests deeper than {MAX_JSON_DEPTH} levels"
+            )
+            await too_deep(scope, receive, send)
+            return
         whole: Message | None = {"type": "http.request", "body": bytes(body), "more_body": False}
 
         async def replay() -> Message:
