@@ -256,12 +256,15 @@ def test_search_with_a_network(variant: str) -> None:
     assert bot.act(state) in state.legal_actions()
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_search_with_a_network_reads_nothing_hidden(variant: str) -> None:
-    net = Network.from_bytes(encode(*random_tensors(variant, 2, (32, 32), seed=4)))
-    state = splendor.new_game(variant, seed=1)
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [(v, 2) for v in VARIANTS] + [("base", 3), ("base", 4), ("marvel", 3), ("marvel", 4)],
+)
+def test_search_with_a_network_reads_nothing_hidden(variant: str, players: int) -> None:
+    net = Network.from_bytes(encode(*random_tensors(variant, players, (32, 32), seed=4)))
+    state = splendor.new_game(variant, players=players, seed=1)
     bot = RandomBot(seed=11)
-    for _ in range(10):
+    for _ in range(10 if players == 2 else 6 * players):
         state.apply(bot.act(state))
     p = state.current_player
     a, b = state.determinize(p, seed=1), state.determinize(p, seed=2)
