@@ -153,6 +153,28 @@ def test_a_spectator_board_shows_the_blind_reserves(variant: str, players: int) 
 
 
 @pytest.mark.parametrize(("variant", "players"), CASES)
+def test_the_public_board_holds_no_hidden_card(variant: str, players: int) -> None:
+    """``render.PUBLIC`` (a spectator of a game in play): no deck card and no seat's blind
+    reserve, in the model, the text or the view, every state of blind-reserving games."""
+    blinds = 0
+    for seed in range(3):
+        for state in blind_heavy_game(splendor, variant, players, seed):
+            full = json.loads(state.to_json())
+            board = render.board_of(state, render.PUBLIC)
+            hidden = hidden_ids(full, -1)  # -1: no seat's own, so every seat's blind reserves
+            blinds += len(blind_reserves(full))
+            shown = {c.id for c in board.visible_cards()}
+            assert not shown & hidden, (seed, shown & hidden)
+            assert leaks(render.render_text(board), state, -1, board) == []
+            view = json.loads(render.public_view_json(state))
+            reserved = {r["card"] for p in view["players"] for r in p["reserved"]}
+            assert not reserved & blind_reserves(full) and view["decks"] is None
+            face_up = {r["card"] for p in full["players"] for r in p["reserved"] if not r["hidden"]}
+            assert face_up <= shown
+    assert blinds > 20
+
+
+@pytest.mark.parametrize(("variant", "players"), CASES)
 def test_the_board_is_the_view_only(variant: str, players: int) -> None:
     """States that differ only in what a viewer cannot see give that viewer one board."""
     checked = 0

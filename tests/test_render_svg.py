@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 import splendor
 import splendor.reference as ref
+from engines import ENGINES
 from splendor import render
 from splendor.cli import main
 from splendor.render.svg import _card_title
@@ -144,3 +146,132 @@ def test_a_yes_no_figure_shows_only_when_set() -> None:
     svg = render.svg_board(state, 0)
     holders = [s for seat in board.seats for s in seat.stats if s.flag and s.value]
     assert svg.count("holds the Avengers tile") == len(holders)
+
+
+def shuffle_hidden(state: Any, engine: Any, seed: int) -> Any:
+    """``state`` with everything no seat sees changed: the decks reshuffled, every seat's
+    blind reserves swapped for other cards of their decks, Duel's chance redrawn."""
+    full = json.loads(state.to_json())
+    rng = random.Random(seed)
+    for player in full["players"]:
+        for entry in player["reserved"]:
+            deck = full["decks"][entry["level"] - 1]
+            if entry["hidden"] and deck:
+                j = rng.randrange(len(deck))
+                deck[j], entry["card"] = entry["card"], deck[j]
+    for deck in full["decks"]:
+        rng.shuffle(deck)
+    if full.get("chance") is not None:
+        full["chance"] = rng.getrandbits(63)
+    return engine.from_json(json.dumps(full))
+
+
+def own_blind_reserve(variant: str, engine: Any) -> Any:
+    """A game in which seat 0 has just reserved blind (Duel: a gold, then a deck)."""
+    state = engine.new_game(variant, players=2, seed=3)
+    if variant == "duel":
+        state.apply(next(a for a in state.legal_actions() if str(a).startswith("gold")))
+    state.apply(next(a for a in state.legal_actions() if str(a) == "reserve deck 2"))
+    return state
+
+
+@pytest.mark.parametrize("engine", ENGINES.values(), ids=ENGINES.keys())
+@pytest.mark.parametrize(("variant", "players"), SETUPS)
+def test_the_public_view_shows_nothing_hidden(variant: str, players: int, engine: Any) -> None:
+    """Two states that differ only in what no seat may see: the same public picture, text
+    and view, for every variant and both engines; face-up reserves are still shown."""
+    faces = 0
+    for state in (midgame(variant, players, engine=engine), own_blind_reserve(variant, engine)):
+        other = shuffle_hidden(state, engine, seed=7)
+        assert json.loads(other.to_json()) != json.loads(state.to_json())
+        svg = str(render.svg_board(state, render.PUBLIC, last=(0, "reserve deck 2")))
+        assert svg == render.svg_board(other, render.PUBLIC, last=(0, "reserve deck 2"))
+        assert render.text_board(state, render.PUBLIC) == render.text_board(other, render.PUBLIC)
+        view = render.public_view_json(state)
+        assert view == render.public_view_json(other)
+        ET.fromstring(svg)
+        board = render.board_of(state, render.PUBLIC)
+        assert board.public and board.viewer is None
+        assert render.build_board(view) == board
+        full = json.loads(state.to_json())
+        public = json.loads(view)
+        assert public["decks"] is None and public["viewer"] is None
+        assert set(public) == set(full)
+        titles = {t.text for t in ET.fromstring(svg).iter(f"{SVG}title")}
+        blind = 0
+        for seat, player in enumerate(full["players"]):
+            shown = public["players"][seat]["reserved"]
+            assert [r["level"] for r in shown] == [r["level"] for r in player["reserved"]]
+            for k, (entry, seen) in enumerate(zip(player["reserved"], shown, strict=True)):
+                slot = board.seats[seat].reserved[k]
+                if entry["hidden"]:
+                    blind += 1
+                    assert seen["card"] is None and slot.card is None and slot.hidden
+                else:
+                    faces += 1
+                    assert seen["card"] == entry["card"] and slot.card is not None
+                    assert f"R{k + 1}: {_card_title(slot.card, variant)}" in titles
+            # Everything else about a seat is as any other seat sees it.
+            seen_by = json.loads(state.to_json((seat + 1) % len(full["players"])))
+            assert public["players"][seat] == seen_by["players"][seat]
+        assert blind, "the game should have a blind reserve"
+    assert faces, "the midgame should have a face-up reserve"
+
+
+def test_the_public_board_says_what_it_shows() -> None:
+    state = own_blind_reserve("base", splendor)
+    assert "public information" in render.text_board(state, render.PUBLIC)
+    assert "every card shown" in render.text_board(state, None)
+    assert "seen by a spectator (public)" in render.svg_board(state, render.PUBLIC)
+    assert repr(render.PUBLIC) == "render.PUBLIC"
+
+
+def lasts(svg: str) -> set[str]:
+    """The ``data-pick`` / ``data-key`` of every part drawn as touched by the last decision."""
+    out = set()
+    for g in ET.fromstring(svg).iter(f"{SVG}g"):
+        if "last" in (g.get("class") or "").split():
+            out.add(g.get("data-key") or g.get("data-pick") or "")
+    return out
+
+
+@pytest.mark.parametrize(
+    ("variant", "moves", "seat", "marked"),
+    [
+        ("base", ["take wug"], 0, {"seat 0", "token w", "token u", "token g"}),
+        ("base", ["take wug", "reserve 2.3"], 1, {"seat 1", "2.3", "seat 1 reserved 1"}),
+        ("base", ["take wug", "reserve deck 3"], 1, {"seat 1", "deck 3", "seat 1 reserved 1"}),
+        ("marvel", ["take pbr"], 0, {"seat 0", "token p", "token b", "token r"}),
+        ("duel", ["take a1"], 0, {"seat 0", "cell a1"}),
+        ("duel", ["gold c3"], 0, {"seat 0", "cell c3", "seat 0 token y"}),
+        ("duel", ["gold c3", "reserve 1.2"], 0, {"seat 0", "1.2", "seat 0 reserved 1"}),
+    ],
+)
+def test_the_last_decision_is_marked(
+    variant: str, moves: list[str], seat: int, marked: set[str]
+) -> None:
+    state = splendor.new_game(variant, players=2, seed=4)
+    for move in moves:
+        state.apply(move)
+    for viewer in (0, 1, None, render.PUBLIC):
+        svg = str(render.svg_board(state, viewer, last=(seat, moves[-1])))
+        assert marked <= lasts(svg), (viewer, lasts(svg))
+        assert lasts(svg) <= marked | {f"seat {seat} token {c}" for c in "wugrkypbos"}
+        assert lasts(str(render.svg_board(state, viewer))) == set()
+
+
+def test_every_tile_and_token_can_be_marked_last() -> None:
+    state = midgame("base", 4)
+    board = render.board_of(state, 0)
+    noble = board.tiles[0].label
+    marks = render.last_marks(board, 2, noble)
+    assert {"seat 2", noble, f"seat 2 owns {noble}"} <= marks
+    svg = render.board_svg(board, last=(2, noble))
+    assert {"seat 2", noble} <= lasts(svg)
+    assert render.last_marks(board, 1, "return k") == {"seat 1", "token k"}
+    assert render.last_marks(board, 1, "no such move") == {"seat 1"}
+    duel = render.board_of(midgame("duel", 2), 0)
+    assert render.last_marks(duel, 0, "discard p") == {"seat 0", "bag p"}
+    assert render.last_marks(duel, 1, "steal w") == {"seat 1", "seat 1 token w", "seat 0 token w"}
+    assert render.last_marks(duel, 0, "replenish") == {"seat 0", "grid"}
+    assert render.last_marks(duel, 0, "joker g") == {"seat 0", "seat 0 bonus G"}

@@ -21,27 +21,34 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from splendor.render.build import build_board
+from splendor.render.last import last_marks
 from splendor.render.model import (
+    PUBLIC,
     Board,
     Card,
     CardRow,
     Count,
+    Public,
     Result,
     Seat,
     Slot,
     Stat,
     Tile,
     TokenKind,
+    Viewer,
 )
+from splendor.render.public import public_view, public_view_json
 from splendor.render.svg import board_svg
 from splendor.render.text import WIDTH, card_face, render_text
 
 __all__ = [
+    "PUBLIC",
     "WIDTH",
     "Board",
     "Card",
     "CardRow",
     "Count",
+    "Public",
     "Result",
     "Seat",
     "Slot",
@@ -49,10 +56,14 @@ __all__ = [
     "SvgBoard",
     "Tile",
     "TokenKind",
+    "Viewer",
     "board_of",
     "board_svg",
     "build_board",
     "card_face",
+    "last_marks",
+    "public_view",
+    "public_view_json",
     "register_jupyter",
     "render_text",
     "svg_board",
@@ -60,17 +71,22 @@ __all__ = [
 ]
 
 
-def board_of(state: Any, viewer: int | None) -> Board:
-    """The board ``viewer`` sees of ``state`` (None: a spectator who sees every card).
+def board_of(state: Any, viewer: Viewer) -> Board:
+    """The board ``viewer`` sees of ``state``.
 
-    Reads only ``state.to_json(viewer)`` and the public outcome.
+    ``viewer`` is a seat, :data:`PUBLIC` (a spectator of a game in play: every seat's
+    blind reserves face down, no decks) or None (a spectator who sees every card).
+    Reads only ``state.to_json(viewer)`` (:func:`public_view` for ``PUBLIC``) and the
+    public outcome.
     """
     outcome = state.outcome()
     result = None if outcome is None else Result(tuple(outcome.winners), str(outcome.reason))
+    if isinstance(viewer, Public):
+        return build_board(public_view(state), result=result)
     return build_board(state.to_json(viewer), result=result)
 
 
-def text_board(state: Any, viewer: int | None, *, names: Mapping[int, str] | None = None) -> str:
+def text_board(state: Any, viewer: Viewer, *, names: Mapping[int, str] | None = None) -> str:
     """``render_text(board_of(state, viewer))``: the text board of ``viewer``."""
     return render_text(board_of(state, viewer), names=names)
 
@@ -87,21 +103,29 @@ class SvgBoard(str):
 
 def svg_board(
     state: Any,
-    viewer: int | None,
+    viewer: Viewer,
     *,
     names: Mapping[int, str] | None = None,
     legal: Iterable[str] = (),
+    last: tuple[int, str] | None = None,
 ) -> SvgBoard:
-    """``board_svg(board_of(state, viewer))``: the SVG board of ``viewer`` (None: spectator)."""
-    return SvgBoard(board_svg(board_of(state, viewer), names=names, legal=legal))
+    """``board_svg(board_of(state, viewer), ...)``: the SVG board of ``viewer``.
+
+    ``viewer``: a seat, :data:`PUBLIC` or None (every card). ``legal``: picks to
+    highlight as playable. ``last``: ``(seat, action text)`` of the last decision, whose
+    places get ``class="last"`` (:func:`last_marks`).
+    """
+    board = board_of(state, viewer)
+    return SvgBoard(board_svg(board, names=names, legal=legal, last=last))
 
 
-def register_jupyter(viewer: int | None = None, ipython: Any = None) -> None:
+def register_jupyter(viewer: Viewer = None, ipython: Any = None) -> None:
     """Make every state (both engines) show itself as its SVG board in IPython / Jupyter.
 
     The state classes of the Rust engine are compiled, so they cannot carry a
     ``_repr_svg_`` written here; IPython's display formatter is told instead.
-    ``viewer`` is whose information is drawn (None: a spectator sees every card).
+    ``viewer`` is whose information is drawn (None: a spectator sees every card;
+    :data:`PUBLIC`: only public information).
     """
     import splendor
     from splendor import reference

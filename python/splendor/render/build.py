@@ -27,6 +27,7 @@ from splendor.render.model import (
     Tile,
     TokenKind,
 )
+from splendor.render.public import is_public
 
 TOKEN_LIMIT = 10
 LINE_WIDTH = 100
@@ -46,7 +47,9 @@ def build_board(view: str | Mapping[str, Any], *, result: Result | None = None) 
 
     Args:
         view: The JSON text or its parsed object. A full state
-            (``"viewer": null``) gives a spectator's board.
+            (``"viewer": null``) gives a spectator's board that shows every card; a
+            public view (``"viewer": null`` and ``"decks": null``,
+            :func:`~splendor.render.public.public_view_json`) the public board.
         result: The outcome once the game is over (public); Duel views carry
             their own.
 
@@ -167,6 +170,7 @@ def _board(
         to_play=obj["current"],
         phase=obj["phase"],
         result=_result(obj, result),
+        public=is_public(obj),
         **fields,
     )
 

@@ -20,6 +20,25 @@ The vocabulary is the same for every variant:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
+
+
+class Public:
+    """The type of :data:`PUBLIC`: a viewer who sees only public information."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "render.PUBLIC"
+
+
+PUBLIC: Final = Public()
+"""A spectator of a game in play: sees only public information (no seat's blind reserves,
+no decks). Pass it wherever a viewer goes: ``board_of(state, PUBLIC)``, ``svg_board``,
+``text_board``."""
+
+Viewer = int | Public | None
+"""Whose information a board shows: a seat, :data:`PUBLIC`, or None (every card)."""
 
 
 @dataclass(frozen=True)
@@ -195,8 +214,11 @@ class Board:
     Attributes:
         variant: ``"base"``, ``"duel"`` or ``"marvel"``.
         title: The game's name.
-        viewer: The seat whose view this is; None for a spectator who sees
-            every card (the full state).
+        viewer: The seat whose view this is; None for a spectator: one who
+            sees every card (the full state), or, when ``public`` is set, one who
+            sees only public information.
+        public: This is the public view (``render.PUBLIC``): every seat's blind
+            reserves face down, the decks hidden, as a spectator sees a game in play.
         num_players: Number of seats.
         turn: The current turn, counted from 1 (the last turn once over).
         round: The current round (base, Marvel); None in Duel.
@@ -242,6 +264,7 @@ class Board:
     pending: Slot | None = None
     supply: tuple[Stat, ...] = field(default_factory=tuple)
     result: Result | None = None
+    public: bool = False
 
     def visible_cards(self) -> list[Card]:
         """Every card face on this board (display, reserves, pending)."""

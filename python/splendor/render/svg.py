@@ -17,9 +17,11 @@ them to turn clicks into actions. Pure functions, modelled on ``chess.svg``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
-from html import escape
+from html import escape, unescape
 
+from splendor.render.last import last_marks
 from splendor.render.model import Board, Card, Count, Seat, Slot, Tile
 from splendor.render.text import bonus_mark, seat_name, stat_text
 
@@ -119,9 +121,17 @@ def _square(variant: str, x: float, y: float, s: float, letter: str, label: str)
     )
 
 
-def _group(pick: str | None, title: str, body: str, *, legal_class: str = "") -> str:
-    attrs = f' data-pick="{escape(pick)}" class="pick{legal_class}"' if pick else ""
+def _group(
+    pick: str | None, title: str, body: str, *, legal_class: str = "", key: str | None = None
+) -> str:
+    """A group with a tooltip; ``pick``: what a click names; ``key``: its name for ``last``."""
+    attrs = f' data-key="{escape(key)}"' if key else ""
+    attrs += f' data-pick="{escape(pick)}" class="pick{legal_class}"' if pick else ""
     return f"<g{attrs}><title>{escape(title)}</title>{body}</g>"
+
+
+def _keyed(key: str, body: str) -> str:
+    return f'<g data-key="{escape(key)}">{body}</g>'
 
 
 def _card_title(card: Card, variant: str) -> str:
@@ -222,6 +232,7 @@ def _slot(
     pick: str | None,
     w: float = CARD_W,
     h: float = CARD_H,
+    key: str | None = None,
 ) -> str:
     label = _text(
         x + 2,
@@ -235,17 +246,20 @@ def _slot(
             pick,
             f"{slot.label}: {_card_title(slot.card, variant)}",
             card_svg(slot.card, x, y, variant=variant, w=w, h=h),
+            key=key,
         )
     if slot.hidden:
         return label + _group(
             None,
             f"{slot.label}: a level {slot.level} card reserved blind",
             face_down_svg(slot.level, x, y, "face down", w=w, h=h),
+            key=key,
         )
-    return label + (
+    empty = (
         f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="7" fill="none" '
         f'stroke="#bbb" stroke-dasharray="5 4"/>'
     )
+    return label + (_keyed(key, empty) if key else empty)
 
 
 def _tile(tile: Tile, x: float, y: float, variant: str) -> str:
@@ -271,13 +285,16 @@ def _tile(tile: Tile, x: float, y: float, variant: str) -> str:
     return _group(tile.label, title, "".join(body))
 
 
-def _counts_line(variant: str, counts: Iterable[Count], x: float, y: float, *, kind: str) -> str:
+def _counts_line(
+    variant: str, counts: Iterable[Count], x: float, y: float, *, kind: str, key: str
+) -> str:
     out = []
     for i, c in enumerate(counts):
         cx = x + i * 42
         if kind == "token":
-            out.append(_pip(variant, cx + 17, y + 17, 17, c.letter))
-            out.append(_text(cx + 17, y + 48, str(c.n), size=13, anchor="middle"))
+            pip = _pip(variant, cx + 17, y + 17, 17, c.letter)
+            count = _text(cx + 17, y + 48, str(c.n), size=13, anchor="middle")
+            out.append(_keyed(f"{key} {c.letter}", pip + count))
         else:
             out.append(_square(variant, cx + 3, y, 30, c.letter, str(c.n)))
     return "".join(out)
@@ -301,7 +318,11 @@ def _seat(
     tokens = []
     for i, c in enumerate(seat.tokens):
         cx = x + 90 + i * 40
-        tokens.append(_pip(v, cx, y + 58, 15, c.letter, str(c.n)))
+        tokens.append(
+            _keyed(
+                f"seat {seat.index} token {c.letter}", _pip(v, cx, y + 58, 15, c.letter, str(c.n))
+            )
+        )
     out.append(
         _group(
             None,
@@ -311,7 +332,10 @@ def _seat(
     )
     out.append(_text(x + 10, y + 96, "bonuses", size=11, fill="#555"))
     bonuses = [
-        _square(v, x + 90 + i * 40 - 14, y + 80, 28, c.letter, str(c.n))
+        _keyed(
+            f"seat {seat.index} bonus {c.letter}",
+            _square(v, x + 90 + i * 40 - 14, y + 80, 28, c.letter, str(c.n)),
+        )
         for i, c in enumerate(seat.bonuses)
     ]
     out.append(
@@ -330,7 +354,9 @@ def _seat(
         out.append(_text(x + 10, line + 12, "reserved", size=11, fill="#555"))
         for i, slot in enumerate(seat.reserved):
             pick = f"reserved {i + 1}" if seat.is_viewer else None
-            out.append(_slot(slot, x + 70 + i * 100, line + 18, variant=v, pick=pick, w=92, h=108))
+            key = f"seat {seat.index} reserved {i + 1}"
+            sx = x + 70 + i * 100
+            out.append(_slot(slot, sx, line + 18, variant=v, pick=pick, w=92, h=108, key=key))
         line += 132
     h = line - y + 8
     border = "#b8860b" if seat.to_play else "#bbb"
@@ -366,8 +392,9 @@ def _supply(board: Board, x: float, y: float) -> tuple[str, float]:
         out.append(
             _text(x + 30 + col * cell + cell / 2, y + 32, "abcde"[col], size=12, anchor="middle")
         )
+    cells = []
     for r, row in enumerate(board.grid):
-        out.append(
+        cells.append(
             _text(x + 18, y + 40 + r * cell + cell / 2 + 4, str(r + 1), size=12, anchor="middle")
         )
         for col, letter in enumerate(row):
@@ -382,17 +409,22 @@ def _supply(board: Board, x: float, y: float) -> tuple[str, float]:
                 title = f"cell {name}: {next(k.name for k in board.kinds if k.letter == letter)}"
             else:
                 title = f"cell {name}: empty"
-            out.append(_group(f"cell {name}", title, body))
+            cells.append(_group(f"cell {name}", title, body))
+    out.append(_keyed("grid", "".join(cells)))
     bx = x + 250
     out.append(_text(bx, y + 54, "bag", size=13, font_weight="bold"))
-    out.append(_counts_line(v, board.bag, bx, y + 62, kind="token"))
+    out.append(_counts_line(v, board.bag, bx, y + 62, kind="token", key="bag"))
     for i, s in enumerate(board.supply):
         out.append(_text(bx, y + 140 + i * 16, stat_text(s), size=12))
     return "".join(out), 40 + 5 * cell + 10
 
 
 def board_svg(
-    board: Board, *, names: Mapping[int, str] | None = None, legal: Iterable[str] = ()
+    board: Board,
+    *,
+    names: Mapping[int, str] | None = None,
+    legal: Iterable[str] = (),
+    last: tuple[int, str] | None = None,
 ) -> str:
     """The SVG picture of ``board`` (a ``render.Board``), one string.
 
@@ -400,7 +432,10 @@ def board_svg(
         board: The board of one viewer.
         names: Optional names of seats (``{1: "AI"}``); the viewer's is "you".
         legal: Picks (``data-pick`` values) to highlight as playable now.
+        last: ``(seat, action text)`` of the last decision: the places it touched
+            (:func:`~splendor.render.last.last_marks`) get ``class="last"``.
     """
+    marks = frozenset() if last is None else last_marks(board, last[0], last[1])
     names = dict(names or {})
     legal_set = set(legal)
     v = board.variant
@@ -475,6 +510,7 @@ def board_svg(
         sy += CARD_H + 32
     for seat in board.seats:
         g, h = _seat(board, seat, seat_x, sy, names)
+        g = f'<g class="seat" data-key="seat {seat.index}">{g}</g>'
         if seat.is_viewer:
             for i in range(len(seat.reserved)):
                 pick = f"reserved {i + 1}"
@@ -489,7 +525,10 @@ def board_svg(
     for i, line in enumerate(board.legend):
         out.append(_text(14, y + 32 + i * 16, line, size=12, fill="#333"))
     height = y + 32 + len(board.legend) * 16 + 6
-    viewer = "spectator" if board.viewer is None else f"seat {board.viewer}"
+    if board.viewer is not None:
+        viewer = f"seat {board.viewer}"
+    else:
+        viewer = "a spectator (public)" if board.public else "a spectator"
     defs = (
         '<defs><pattern id="back" width="10" height="10" patternUnits="userSpaceOnUse" '
         'patternTransform="rotate(45)"><rect width="10" height="10" fill="#5b4a8a"/>'
@@ -502,5 +541,28 @@ def board_svg(
         f'width="{WIDTH}" height="{height:g}" font-family="DejaVu Sans, Verdana, sans-serif" '
         f'role="img" aria-label="{escape(board.title)} board seen by {viewer}">'
         f"<title>{escape(board.title)}: {escape(status)}</title>{defs}"
-        f'<rect width="{WIDTH}" height="{height:g}" fill="#fffaf0"/>' + "".join(out) + "</svg>"
+        f'<rect width="{WIDTH}" height="{height:g}" fill="#fffaf0"/>'
+        + _mark("".join(out), marks)
+        + "</svg>"
     )
+
+
+_G_TAG = re.compile(r"<g( [^>]*)>")
+_ATTR = re.compile(r' (data-key|data-pick|class)="([^"]*)"')
+
+
+def _mark(svg: str, marks: frozenset[str]) -> str:
+    """``svg`` with ``last`` added to the class of every group whose key or pick is marked."""
+    if not marks:
+        return svg
+
+    def one(m: re.Match[str]) -> str:
+        attrs = dict(_ATTR.findall(m[1]))
+        key = attrs.get("data-key") or attrs.get("data-pick")
+        if key is None or unescape(key) not in marks:
+            return m[0]
+        if "class" in attrs:
+            return m[0].replace(f' class="{attrs["class"]}"', f' class="{attrs["class"]} last"')
+        return f'<g{m[1]} class="last">'
+
+    return _G_TAG.sub(one, svg)

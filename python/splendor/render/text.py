@@ -126,7 +126,12 @@ def _header(board: Board, names: Mapping[int, str]) -> list[str]:
     head = f"{board.title} | {board.num_players} seats | {when}"
     if board.result is not None:
         return [f"{head} | game over", "result: " + result_text(board, names)]
-    view = "" if board.viewer is not None else " | spectator view: every card shown"
+    if board.viewer is not None:
+        view = ""
+    elif board.public:
+        view = " | spectator view: public information"
+    else:
+        view = " | spectator view: every card shown"
     who = seat_name(board.to_play, names, board.viewer) if board.to_play is not None else ""
     return [f"{head} | {who} to play{view}", *_wrap(board.task, "  to do: ")]
 
