@@ -1,10 +1,13 @@
-"""The page in a real browser: headless Chromium plays a whole game of each variant by clicking.
+"""The page in real browsers: headless Chromium plays whole games by clicking, several browsers
+share one table, a game outlives a server restart, the keyboard plays, and screenshots.
 
 Needs Debian's ``chromium`` and ``chromium-driver`` (``apt-get install -y chromium
-chromium-driver``); run with ``python -m pytest -m browser tests/test_browser.py``
+chromium-driver``); run with ``python -m pytest -m browser tests/test_browser.py -n 0``
 (``.ci/run`` does). Screenshots go to ``$SPLENDOR_SCREENSHOTS`` (default
-``target/screenshots``). Every response the page receives is recorded in the browser
-and checked afterwards: no card hidden from the human's seat ever reached it.
+``target/screenshots``); the test also writes the phone and desktop pictures of the docs to
+``docs/images/``. Every response a page receives is recorded in the browser and checked
+afterwards: no card hidden from the page's seat ever reached it, and no request carried a
+seat's token in its address.
 """
 
 from __future__ import annotations
@@ -14,19 +17,31 @@ import json
 import os
 import random
 import re
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Iterator
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
+import splendor
 import uvicorn
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import (
+    JavascriptException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
 from splendor import render
@@ -35,14 +50,19 @@ from splendor.web import ServerLimits, create_app
 
 pytestmark = pytest.mark.browser
 
+ROOT = Path(__file__).resolve().parents[1]
 SHOTS = Path(os.environ.get("SPLENDOR_SCREENSHOTS", "target/screenshots"))
-# Recorded in the page by the test (not by the page's own code): every API response's text.
+DOC_IMAGES = ROOT / "docs" / "images"
+# Recorded in the page by the test (not by the page's own code): every API response's text
+# (the event stream's too, once it ends) and every address the page asked for.
 RECORD = """
 window.__responses = [];
+window.__requests = [];
 const realFetch = window.fetch;
 window.fetch = async (...args) => {
+  window.__requests.push(String(args[0]));
   const response = await realFetch(...args);
-  response.clone().text().then((t) => window.__responses.push(t));
+  response.clone().text().then((t) => window.__responses.push(t), () => {});
   return response;
 };
 """
@@ -55,7 +75,7 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[tuple[str, Any]]:
+def server() -> Iterator[str]:
     app = create_app(ServerLimits(workers=2))
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
@@ -66,33 +86,139 @@ def server() -> Iterator[tuple[str, Any]]:
     while not srv.started:
         assert time.time() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/", app
+    yield f"http://127.0.0.1:{port}/"
     srv.should_exit = True
     thread.join(10)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[WebDriver]:
+def new_driver(width: int = 1500, height: int = 1250) -> WebDriver:
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1500,1250"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        f"--window-size={width},{height}",
+    ):
         options.add_argument(arg)
     driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD})
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    driver = new_driver()
     yield driver
     driver.quit()
 
 
-def idle(driver: WebDriver) -> None:
-    """Wait until the AI has finished and the page waits for the human (or the game is over)."""
+@pytest.fixture
+def second_browser() -> Iterator[WebDriver]:
+    driver = new_driver()
+    yield driver
+    driver.quit()
+
+
+# ---- the API, as a program (to set up positions and to check) -----------------------------------
+
+
+def api(base: str, method: str, path: str, token: str | None = None, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base.rstrip("/") + "/api/v1" + path, data=data, method=method)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    if token is not None:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def final_state(base: str, game_id: str, token: str) -> Any:
+    """The game's whole state once it is over (the save is anyone's then)."""
+    saved = api(base, "GET", f"/games/{game_id}/save", token)
+    state = splendor.from_json(json.dumps(saved["start"]))
+    for a in saved["actions"]:
+        state.apply(a)
+    return state
+
+
+def hidden_titles(state: Any, seat: Any) -> set[str]:
+    """Faces of the cards the seat cannot see now (decks, others' blind reserves), minus any
+    face that a visible card shares (those would prove nothing)."""
+    full = render.board_of(state, None)
+    view = render.board_of(state, seat)
+    variant = state.variant
+    seen = {_card_title(c, variant) for c in view.visible_cards()}
+    hidden = {
+        _card_title(c, variant) for c in full.visible_cards() if _card_title(c, variant) not in seen
+    }
+    full_json = json.loads(state.to_json())
+    deck_ids = [i for deck in full_json["decks"] for i in deck]
+    builder = {
+        "base": render.tables.base_card,
+        "duel": render.tables.duel_card,
+    }.get(variant)
+    if builder is not None:
+        hidden |= {_card_title(builder(i), variant) for i in deck_ids} - seen
+    else:
+        data = render.tables.marvel_set(full_json["card_set"])
+        hidden |= {_card_title(data.cards[i], variant) for i in deck_ids} - seen
+    return hidden
+
+
+TITLE = re.compile(r"<title>(?:[^<:]*: )?([^<]*)</title>")
+
+
+def titles(text: str) -> set[str]:
+    return {html.unescape(t).strip() for t in TITLE.findall(text)}
+
+
+def assert_nothing_hidden_reached(
+    driver: WebDriver, state: Any, seat: int, token: str, since: int = 0
+) -> None:
+    """No face hidden from ``seat`` at the end is in a response the page got after response
+    ``since`` (what an undo took back was seen before it) or in its DOM; every view is the
+    seat's; no request address holds a token."""
+    secret = hidden_titles(state, seat)
+    assert secret, "some cards are still hidden at the end"
+    responses: list[str] = driver.execute_script("return window.__responses")
+    for text in responses[:since]:
+        secret -= titles(text)
+    shown: set[str] = set()
+    for text in [*responses[since:], driver.page_source]:
+        shown |= titles(text)
+        if text.startswith("{"):
+            body = json.loads(text)
+            view = body.get("view")
+            if isinstance(view, dict):
+                assert view["decks"] is None and view["viewer"] == seat
+    assert shown, "the page showed card faces"
+    assert not (secret & shown), f"hidden cards reached the page: {sorted(secret & shown)[:3]}"
+    requests: list[str] = driver.execute_script("return window.__requests")
+    assert requests and not any(token in r for r in requests), "a token in a request address"
+
+
+# ---- driving the page ---------------------------------------------------------------------------
+
+
+def turn_state(driver: WebDriver) -> str:
+    return str(driver.find_element(By.ID, "turn").get_attribute("data-state") or "")
+
+
+def idle(driver: WebDriver, timeout: float = 90) -> None:
+    """Wait until the page waits for its seat (legal moves listed) or the game is over."""
 
     def ready(d: WebDriver) -> bool:
-        thinking = "thinking" in (d.find_element(By.ID, "message").get_attribute("class") or "")
-        over = d.find_element(By.ID, "result").is_displayed()
+        state = turn_state(d)
         mine = bool(d.find_elements(By.CSS_SELECTOR, "#legal button"))
-        return not thinking and (over or mine)
+        return state == "over" or (state == "you" and mine)
 
-    WebDriverWait(driver, 60, poll_frequency=0.05).until(ready)
+    WebDriverWait(driver, timeout, poll_frequency=0.05).until(ready)
+
+
+def over(driver: WebDriver) -> bool:
+    return driver.find_element(By.ID, "result").is_displayed()
 
 
 def legal_texts(driver: WebDriver) -> list[str]:
@@ -106,12 +232,16 @@ def click_pick(driver: WebDriver, pick: str) -> None:
     driver.find_element(By.CSS_SELECTOR, f'#board [data-pick="{pick}"]').click()
 
 
+def choice_texts(driver: WebDriver) -> list[str]:
+    return [str(b.text) for b in driver.find_elements(By.CSS_SELECTOR, "#choices button")]
+
+
 def click_choice(driver: WebDriver, text: str) -> None:
     for b in driver.find_elements(By.CSS_SELECTOR, "#choices button"):
         if b.text == text:
             b.click()
             return
-    raise AssertionError(f"no choice {text!r} among {legal_texts(driver)}")
+    raise AssertionError(f"no choice {text!r} among {choice_texts(driver)}")
 
 
 def step_count(driver: WebDriver) -> int:
@@ -120,7 +250,7 @@ def step_count(driver: WebDriver) -> int:
 
 def click_legal(driver: WebDriver, text: str) -> None:
     """A move that is no place on the board (Duel: a privilege, a gold): the full list."""
-    details = driver.find_elements(By.CSS_SELECTOR, "details")[0]
+    details = driver.find_element(By.ID, "legal").find_element(By.XPATH, "..")
     if not details.get_attribute("open"):
         details.find_element(By.TAG_NAME, "summary").click()
     for b in driver.find_elements(By.CSS_SELECTOR, "#legal button"):
@@ -130,15 +260,17 @@ def click_legal(driver: WebDriver, text: str) -> None:
     raise AssertionError(f"no legal move {text!r}")
 
 
+def message(driver: WebDriver) -> str:
+    return str(driver.find_element(By.ID, "message").text)
+
+
 def message_is_error(driver: WebDriver) -> bool:
     return "error" in (driver.find_element(By.ID, "message").get_attribute("class") or "")
 
 
 def human_move(driver: WebDriver, variant: str, rng: random.Random) -> str:
     """One decision made by clicking the board (the choice panel for the rules' small choices)."""
-    WebDriverWait(driver, 60, poll_frequency=0.05).until(
-        lambda d: legal_texts(d) or d.find_element(By.ID, "result").is_displayed()
-    )
+    idle(driver)
     texts = legal_texts(driver)
     if not texts:
         return "(the game ended)"
@@ -173,10 +305,9 @@ def human_move(driver: WebDriver, variant: str, rng: random.Random) -> str:
     before = step_count(driver)
     click_pick(driver, choice.split(" ", 1)[1])
 
-    # One action names that place: it is played. Several (buy or reserve it): the page asks.
+    # A card click never plays: it shows the card and asks, with the legal moves as buttons.
     def settled(d: WebDriver) -> bool:
-        asked = [b.text for b in d.find_elements(By.CSS_SELECTOR, "#choices button")]
-        return step_count(d) > before or choice in asked or message_is_error(d)
+        return choice in choice_texts(d) or step_count(d) > before or message_is_error(d)
 
     WebDriverWait(driver, 30, poll_frequency=0.05).until(settled)
     if step_count(driver) == before and not message_is_error(driver):
@@ -184,32 +315,63 @@ def human_move(driver: WebDriver, variant: str, rng: random.Random) -> str:
     return choice
 
 
-def hidden_titles(app: Any, game_id: str, seat: int) -> set[str]:
-    """Faces of the cards the seat cannot see now (decks, others' blind reserves), minus any
-    face that a visible card shares (those would prove nothing)."""
-    state = app.state.store.get(game_id).state
-    full = render.board_of(state, None)
-    view = render.board_of(state, seat)
-    variant = state.variant
-    seen = {_card_title(c, variant) for c in view.visible_cards()}
-    hidden = {
-        _card_title(c, variant) for c in full.visible_cards() if _card_title(c, variant) not in seen
+def play_one(driver: WebDriver, variant: str, rng: random.Random) -> str | None:
+    """One decision by clicking, then wait until the page shows it (or explains a refusal).
+    Returns the move's text (None when the page was redrawn under the click: look again)."""
+    before = step_count(driver)
+    try:
+        choice = human_move(driver, variant, rng)
+    except StaleElementReferenceException:
+        return None
+
+    def moved(d: WebDriver) -> bool:
+        return step_count(d) > before or message_is_error(d) or over(d)
+
+    WebDriverWait(driver, 60, poll_frequency=0.05).until(moved)
+    assert not message_is_error(driver), message(driver)
+    return choice
+
+
+def start_table(
+    driver: WebDriver,
+    base: str,
+    variant: str,
+    players: int,
+    ai_seats: list[int],
+    strength: str = "mcts:200",
+    seed: int = 7,
+) -> dict[str, Any]:
+    """Start a table from the start screen; the page goes to the first human seat. Returns
+    {game_id, token, links: {seat|"spectator": link}} as the page shows them."""
+    driver.get(base)
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "new").is_displayed())
+    Select(driver.find_element(By.ID, "variant")).select_by_value(variant)
+    Select(driver.find_element(By.ID, "players")).select_by_value(str(players))
+    for seat in range(players):
+        box = driver.find_element(By.ID, f"ai-seat-{seat}")
+        if box.is_selected() != (seat in ai_seats):
+            box.click()
+    Select(driver.find_element(By.ID, "strength")).select_by_value(strength)
+    driver.find_element(By.ID, "seed").send_keys(str(seed))
+    driver.find_element(By.ID, "new").click()
+    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"))
+    fragment = parse_qs(urlsplit(driver.current_url).fragment)
+    links = {
+        str(i.get_attribute("data-seat")): str(i.get_attribute("value"))
+        for i in driver.find_elements(By.CSS_SELECTOR, "#links input")
     }
-    full_json = json.loads(state.to_json())
-    deck_ids = [i for deck in full_json["decks"] for i in deck]
-    builder = {
-        "base": render.tables.base_card,
-        "duel": render.tables.duel_card,
-    }.get(variant)
-    if builder is not None:
-        hidden |= {_card_title(builder(i), variant) for i in deck_ids} - seen
-    else:
-        data = render.tables.marvel_set(full_json["card_set"])
-        hidden |= {_card_title(data.cards[i], variant) for i in deck_ids} - seen
-    return hidden
+    humans = [s for s in range(players) if s not in ai_seats]
+    assert set(links) == {*map(str, humans), "spectator"}
+    first = links[str(humans[0])] if humans else links["spectator"]
+    assert urlsplit(first).fragment == urlsplit(driver.current_url).fragment
+    return {"game_id": fragment["game"][0], "token": fragment["token"][0], "links": links}
 
 
-TITLE = re.compile(r"<title>(?:[^<:]*: )?([^<]*)</title>")
+def link_token(link: str) -> str:
+    return parse_qs(urlsplit(link).fragment)["token"][0]
+
+
+# ---- whole games by clicking --------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -217,30 +379,12 @@ TITLE = re.compile(r"<title>(?:[^<:]*: )?([^<]*)</title>")
     [("base", 2, [1]), ("duel", 2, [1]), ("marvel", 3, [1, 2])],
 )
 def test_play_a_whole_game_by_clicking(
-    server: tuple[str, Any], browser: WebDriver, variant: str, players: int, ai_seats: list[int]
+    server: str, browser: WebDriver, variant: str, players: int, ai_seats: list[int]
 ) -> None:
-    url, app = server
     SHOTS.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    browser.get(url)
+    table = start_table(browser, server, variant, players, ai_seats)
     idle(browser)
-    Select(browser.find_element(By.ID, "variant")).select_by_value(variant)
-    Select(browser.find_element(By.ID, "players")).select_by_value(str(players))
-    for seat in range(players):
-        box = browser.find_element(By.ID, f"ai-seat-{seat}")
-        if box.is_selected() != (seat in ai_seats):
-            box.click()
-    Select(browser.find_element(By.ID, "strength")).select_by_value("mcts:200")
-    browser.find_element(By.ID, "seed").send_keys("7")
-    browser.find_element(By.ID, "new").click()
-    WebDriverWait(browser, 30).until(
-        lambda d: (
-            "New game" in d.find_element(By.ID, "message").text
-            or d.find_elements(By.CSS_SELECTOR, "#log li")
-        )
-    )
-    idle(browser)
-    game_id = browser.execute_script("return game.game_id")
     browser.save_screenshot(str(SHOTS / f"{variant}-start.png"))
 
     # An illegal pick is explained, and changes nothing.
@@ -251,7 +395,7 @@ def test_play_a_whole_game_by_clicking(
     tried = "take " + ("a1 e5" if variant == "duel" else picks[0][-1])
     click_choice(browser, tried)
     WebDriverWait(browser, 10).until(message_is_error)
-    explained = browser.find_element(By.ID, "message").text
+    explained = message(browser)
     assert tried in explained and len(explained) > len(tried) + 10
     assert step_count(browser) == before
     browser.save_screenshot(str(SHOTS / f"{variant}-illegal.png"))
@@ -259,38 +403,22 @@ def test_play_a_whole_game_by_clicking(
 
     # A hint shows the AI's choice with its win estimate and the moves it considered.
     browser.find_element(By.ID, "hint").click()
-    WebDriverWait(browser, 30).until(lambda d: "Hint:" in d.find_element(By.ID, "message").text)
+    WebDriverWait(browser, 30).until(lambda d: "Hint:" in message(d))
     assert browser.find_elements(By.CSS_SELECTOR, "#ai table tr")
 
     rng = random.Random(variant)
     decisions = 0
     undone = False
     revealed_before_undo = 0
-    while not browser.find_element(By.ID, "result").is_displayed():
-        before = step_count(browser)
-        try:
-            human_move(browser, variant, rng)
-        except StaleElementReferenceException:
-            continue
-
-        def moved(d: WebDriver, n: int = before) -> bool:
-            return (
-                step_count(d) > n
-                or message_is_error(d)
-                or d.find_element(By.ID, "result").is_displayed()
-            )
-
-        WebDriverWait(browser, 60, poll_frequency=0.05).until(moved)
-        assert not message_is_error(browser), browser.find_element(By.ID, "message").text
+    while not over(browser):
+        play_one(browser, variant, rng)
         idle(browser)
         decisions += 1
         if decisions == 3 and not undone:
             # What the taken-back moves revealed was seen: it no longer counts as hidden.
             revealed_before_undo = browser.execute_script("return window.__responses.length")
             browser.find_element(By.ID, "undo").click()
-            WebDriverWait(browser, 10).until(
-                lambda d: "taken back" in d.find_element(By.ID, "message").text
-            )
+            WebDriverWait(browser, 10).until(lambda d: "taken back" in message(d))
             undone = True
             idle(browser)
         if decisions == 12:
@@ -317,32 +445,16 @@ def test_play_a_whole_game_by_clicking(
 
     # Nothing hidden from the human's seat reached the page, in any response or in the DOM.
     human = next(s for s in range(players) if s not in ai_seats)
-    secret = hidden_titles(app, game_id, human)
-    assert secret, "some cards are still hidden at the end"
-    responses: list[str] = browser.execute_script("return window.__responses")
-    seen_before_undo: set[str] = set()
-    for text in responses[:revealed_before_undo]:
-        seen_before_undo |= {html.unescape(t).strip() for t in TITLE.findall(text)}
-    secret -= seen_before_undo
-    shown: set[str] = set()
-    for text in [*responses[revealed_before_undo:], browser.page_source]:
-        shown |= {html.unescape(t).strip() for t in TITLE.findall(text)}
-        if text.startswith("{"):
-            body = json.loads(text)
-            view = body.get("view")
-            if isinstance(view, dict):
-                assert view["decks"] is None and view["viewer"] == human
-    assert shown, "the page showed card faces"
-    assert not (secret & shown), f"hidden cards reached the page: {sorted(secret & shown)[:3]}"
-    print(f"{variant}: {decisions} clicks-decisions, {elapsed:.1f} s, result: {result}")
+    state = final_state(server, table["game_id"], table["token"])
+    assert_nothing_hidden_reached(browser, state, human, table["token"], revealed_before_undo)
+    print(f"{variant}: {decisions} decisions by clicking, {elapsed:.1f} s, result: {result}")
 
 
-def test_a_click_on_a_card_shows_it_and_asks(server: tuple[str, Any], browser: WebDriver) -> None:
+def test_a_click_on_a_card_shows_it_and_asks(server: str, browser: WebDriver) -> None:
     """A card click plays nothing: the card is shown with its legal moves as buttons. New
     seats are the AI's and say so; the board names the AI's seats."""
-    url, _ = server
-    browser.get(url)
-    idle(browser)
+    browser.get(server)
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "new").is_displayed())
     Select(browser.find_element(By.ID, "variant")).select_by_value("base")
     Select(browser.find_element(By.ID, "players")).select_by_value("2")
     Select(browser.find_element(By.ID, "players")).select_by_value("3")
@@ -351,14 +463,11 @@ def test_a_click_on_a_card_shows_it_and_asks(server: tuple[str, Any], browser: W
     assert browser.find_element(By.ID, "ai-seat-2").is_selected()
     browser.find_element(By.ID, "ai-seat-2").click()
     assert browser.find_elements(By.CSS_SELECTOR, "#seats label")[2].text == "seat 2: human"
-    Select(browser.find_element(By.ID, "players")).select_by_value("2")
-    Select(browser.find_element(By.ID, "strength")).select_by_value("greedy")
-    browser.find_element(By.ID, "seed").send_keys("7")
-    browser.find_element(By.ID, "new").click()
-    WebDriverWait(browser, 30).until(lambda d: "New game" in d.find_element(By.ID, "message").text)
+    start_table(browser, server, "base", 2, [1], strength="greedy")
     idle(browser)
     board = str(browser.find_element(By.ID, "board").get_attribute("textContent"))
     assert "seat 1 (AI)" in board and "seat 0 (you)" in board
+    assert browser.find_element(By.ID, "turn").text == "Your turn."
     # No one can afford a level 3 card on the first turn: a click shows it, plays nothing.
     before = step_count(browser)
     click_pick(browser, "3.1")
@@ -367,11 +476,362 @@ def test_a_click_on_a_card_shows_it_and_asks(server: tuple[str, Any], browser: W
     inspect = browser.find_element(By.ID, "inspect")
     assert inspect.find_elements(By.TAG_NAME, "svg")
     assert inspect.find_element(By.TAG_NAME, "p").text.startswith("3.1: level 3")
-    asked = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#choices button")]
-    assert asked == ["reserve 3.1"]
+    assert choice_texts(browser) == ["reserve 3.1"]
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "base-inspect.png"))
     click_choice(browser, "reserve 3.1")
     WebDriverWait(browser, 30).until(lambda d: step_count(d) > before)
     assert not message_is_error(browser)
     assert browser.execute_script("return game.log[0].action") == "reserve 3.1"
+
+
+# ---- a table of two people and the AI -----------------------------------------------------------
+
+
+def test_two_browsers_and_the_ai_play_a_whole_three_player_game(
+    server: str, browser: WebDriver, second_browser: WebDriver
+) -> None:
+    """Seats 0 and 1 are people, each in their own browser on their own link; seat 2 is the
+    AI, played by the server. Each page sees the other's moves as they happen."""
+    start = time.perf_counter()
+    table = start_table(browser, server, "base", 3, [2], strength="greedy", seed=11)
+    link1 = table["links"]["1"]
+    second_browser.get(link1)
+    pages = {0: browser, 1: second_browser}
+    tokens = {0: table["token"], 1: link_token(link1)}
+    WebDriverWait(second_browser, 30).until(lambda d: turn_state(d) != "")
+    assert second_browser.find_element(By.ID, "turn").text == "Seat 0 (human) to play."
+    assert not legal_texts(second_browser)
+
+    # A spectator sees the public board, and plays nothing.
+    browser.switch_to.new_window("tab")
+    browser.get(table["links"]["spectator"])
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"))
+    assert browser.find_element(By.ID, "turn").text.startswith("Watching.")
+    assert not legal_texts(browser)
+    snap = browser.execute_script("return game")
+    assert snap["seat"] is None and snap["legal"] == [] and snap["view"]["decks"] is None
+    browser.close()
+    browser.switch_to.window(browser.window_handles[0])
+
+    rng = random.Random(3)
+    decisions = 0
+    seen_live = 0
+    while not over(browser):
+        WebDriverWait(browser, 90, poll_frequency=0.05).until(
+            lambda d: over(d) or turn_state(d) == "you" or turn_state(second_browser) == "you"
+        )
+        if over(browser):
+            break
+        seat = 0 if turn_state(browser) == "you" else 1
+        page, other = pages[seat], pages[1 - seat]
+        idle(page)
+        theirs = [li.text for li in other.find_elements(By.CSS_SELECTOR, "#log li")]
+        choice = play_one(page, "base", rng)
+        if choice is None:
+            continue
+        decisions += 1
+        line = f"seat {seat} (human): {choice}"
+        seen = theirs.count(line)
+
+        # The other person's page shows the move without being reloaded.
+        def shown(d: WebDriver, line: str = line, seen: int = seen) -> bool:
+            lines = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#log li")]
+            return lines.count(line) > seen
+
+        try:
+            WebDriverWait(other, 30, poll_frequency=0.05).until(shown)
+            seen_live += 1
+        except StaleElementReferenceException:
+            pass
+        assert decisions < 600, "the game should end"
+    WebDriverWait(second_browser, 30).until(over)
+    assert (
+        browser.find_element(By.ID, "result").text
+        == second_browser.find_element(By.ID, "result").text
+    )
+    assert seen_live >= decisions // 2, (seen_live, decisions)
+    log = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+    assert any(line.startswith("seat 2 (AI): ") for line in log)
+    assert any(line.startswith("seat 1 (human): ") for line in log)
+    state = final_state(server, table["game_id"], tokens[0])
+    for seat, page in pages.items():
+        assert_nothing_hidden_reached(page, state, seat, tokens[seat])
+    elapsed = time.perf_counter() - start
+    print(f"3 players, 2 browsers: {decisions} human decisions, {elapsed:.1f} s")
+
+
+# ---- a server restart in the middle of a game ---------------------------------------------------
+
+
+class ServerProcess:
+    """``splendor serve`` as a child process on a SQLite file."""
+
+    def __init__(self, port: int, db: Path, log: Path) -> None:
+        self.port, self.db, self.log = port, db, log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        exe = Path(sys.executable).with_name("splendor")
+        command = [str(exe), "serve", "--port", str(self.port), "--db", str(self.db)]
+        command += ["--workers", "1"]
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.time() + 60
+        while True:
+            assert self.process.poll() is None, self.log.read_text()
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/v1", timeout=2).read()
+                return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                assert time.time() < deadline, "the server did not start"
+                time.sleep(0.1)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+
+def test_a_game_started_before_a_restart_is_finished_after_it(
+    browser: WebDriver, tmp_path: Path
+) -> None:
+    port = free_port()
+    proc = ServerProcess(port, tmp_path / "games.sqlite3", tmp_path / "server.log")
+    proc.start()
+    try:
+        base = f"http://127.0.0.1:{port}/"
+        table = start_table(browser, base, "base", 2, [1], strength="greedy", seed=5)
+        rng = random.Random(5)
+        for _ in range(3):
+            play_one(browser, "base", rng)
+            idle(browser)
+        played = step_count(browser)
+        assert played >= 3
+
+        proc.kill()
+        WebDriverWait(browser, 30, poll_frequency=0.1).until(
+            lambda d: "reconnecting" in d.find_element(By.ID, "conn").text
+        )
+        browser.save_screenshot(str(SHOTS / "restart-reconnecting.png"))
+        proc.start()
+        # The page finds the server again by itself, with the game as it was.
+        WebDriverWait(browser, 30, poll_frequency=0.1).until(
+            lambda d: "connected again" in d.find_element(By.ID, "conn").text
+        )
+        idle(browser)
+        assert step_count(browser) == played
+        decisions = 0
+        while not over(browser):
+            play_one(browser, "base", rng)
+            idle(browser)
+            decisions += 1
+            assert decisions < 600, "the game should end"
+        assert browser.find_element(By.ID, "result").text.startswith("Game over")
+        state = final_state(base, table["game_id"], table["token"])
+        assert state.is_terminal()
+    finally:
+        proc.stop()
+
+
+# ---- the keyboard -------------------------------------------------------------------------------
+
+
+def focused_pick(driver: WebDriver) -> str | None:
+    pick = driver.execute_script(
+        "const p = document.activeElement && document.activeElement.closest"
+        " ? document.activeElement.closest('#board [data-pick]') : null;"
+        " return p ? p.dataset.pick : null;"
+    )
+    return str(pick) if pick else None
+
+
+def centre(driver: WebDriver, pick: str) -> tuple[float, float]:
+    box = driver.execute_script(
+        "const g = [...document.querySelectorAll('#board [data-pick]')]"
+        ".find((e) => e.dataset.pick === arguments[0]);"
+        " const r = g.getBoundingClientRect();"
+        " return [r.left + r.width / 2, r.top + r.height / 2];",
+        pick,
+    )
+    return float(box[0]), float(box[1])
+
+
+def press(driver: WebDriver, key: str) -> None:
+    webdriver.ActionChains(driver).send_keys(key).perform()
+
+
+def arrow_to(driver: WebDriver, pick: str) -> None:
+    """Move the focus to ``pick`` with the arrow keys only."""
+    for _ in range(40):
+        here = focused_pick(driver)
+        assert here is not None, "the focus left the board"
+        if here == pick:
+            return
+        (x0, y0), (x1, y1) = centre(driver, here), centre(driver, pick)
+        if abs(x1 - x0) >= abs(y1 - y0):
+            press(driver, Keys.ARROW_RIGHT if x1 > x0 else Keys.ARROW_LEFT)
+        else:
+            press(driver, Keys.ARROW_DOWN if y1 > y0 else Keys.ARROW_UP)
+    raise AssertionError(f"the arrows did not reach {pick} (at {focused_pick(driver)})")
+
+
+def test_keyboard_play(server: str, browser: WebDriver) -> None:
+    """Tab reaches the board's places (with a visible ring), arrows move between them, Enter
+    picks, Escape cancels, and a number key presses the listed choice: a move is made."""
+    start_table(browser, server, "base", 2, [1], strength="greedy", seed=3)
+    idle(browser)
+    assert "Enter" in str(browser.find_element(By.ID, "keys").get_attribute("textContent"))
+    browser.find_element(By.ID, "message").click()
+    for _ in range(80):
+        press(browser, Keys.TAB)
+        if focused_pick(browser):
+            break
+    assert focused_pick(browser), "Tab never reached the board"
+    assert browser.find_elements(By.CSS_SELECTOR, "#board .ring.focus-ring")
+
+    # Escape cancels a pick.
+    take = max((t for t in legal_texts(browser) if t.startswith("take ")), key=len)
+    arrow_to(browser, f"token {take[5]}")
+    press(browser, Keys.ENTER)
+    WebDriverWait(browser, 5).until(lambda d: d.find_element(By.ID, "selection-box").is_displayed())
+    press(browser, Keys.ESCAPE)
+    WebDriverWait(browser, 5).until(
+        lambda d: not d.find_element(By.ID, "selection-box").is_displayed()
+    )
+
+    for letter in take.split()[1]:
+        arrow_to(browser, f"token {letter}")
+        press(browser, Keys.ENTER)
+    WebDriverWait(browser, 5).until(lambda d: take in choice_texts(d))
+    number = browser.execute_script(
+        "return [...document.querySelectorAll('#choices button')]"
+        ".find((b) => b.textContent === arguments[0]).dataset.key",
+        take,
+    )
+    before = step_count(browser)
+    press(browser, str(number))
+    WebDriverWait(browser, 30).until(lambda d: step_count(d) > before)
+    assert not message_is_error(browser), message(browser)
+    assert browser.execute_script("return game.log[0].action") == take
+
+
+# ---- screenshots --------------------------------------------------------------------------------
+
+SIZES = {"phone": (390, 844), "desktop": (1400, 1000)}
+
+
+def mid_game(base: str, variant: str, rng: random.Random) -> str:
+    """A table where the human (seat 0) has played a few moves against the AI: its link."""
+    created = api(
+        base,
+        "POST",
+        "/games",
+        body={"variant": variant, "players": 2, "seed": 21, "ai_seats": [1], "bot": "greedy"},
+    )
+    seat = created["seats"][0]
+    moves = 0
+    deadline = time.time() + 120
+    while moves < 8:
+        assert time.time() < deadline, "the AI did not move"
+        snap = api(base, "GET", f"/games/{created['game_id']}", seat["token"])
+        if not snap["legal"]:
+            time.sleep(0.1)
+            continue
+        buys = [a for a in snap["legal"] if a["text"].split()[0] in ("buy", "recruit")]
+        takes = [a for a in snap["legal"] if a["text"].startswith("take ")]
+        if buys:
+            action = rng.choice(buys)["id"]
+        elif takes:
+            action = max(takes, key=lambda a: len(a["text"]))["id"]
+        else:
+            action = rng.choice(snap["legal"])["id"]
+        api(
+            base,
+            "POST",
+            f"/games/{created['game_id']}/actions",
+            seat["token"],
+            {"action": action, "version": snap["version"]},
+        )
+        moves += 1
+    return str(seat["link"])
+
+
+def shrink(path: Path) -> None:
+    """Keep a docs PNG small: quantized to 256 colours where Pillow is there."""
+    try:
+        from PIL import Image
+    except ImportError:  # pragma: no cover - Pillow comes with the test extra
+        return
+    with Image.open(path) as image:
+        small = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    small.save(path, optimize=True)
+
+
+@pytest.mark.parametrize("variant", ["base", "duel", "marvel"])
+def test_screenshots(server: str, variant: str) -> None:
+    """The page at a phone's size and a desktop's, mid-game, with the last move highlighted."""
+    link = mid_game(server, variant, random.Random(variant))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    DOC_IMAGES.mkdir(parents=True, exist_ok=True)
+    for size, (width, height) in SIZES.items():
+        driver = new_driver(width, height)
+        try:
+            driver.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {
+                    "width": width,
+                    "height": height,
+                    "deviceScaleFactor": 1,
+                    "mobile": size == "phone",
+                },
+            )
+            # The pictures are still: no animation caught halfway.
+            driver.execute_cdp_cmd(
+                "Emulation.setEmulatedMedia",
+                {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]},
+            )
+            driver.get(server.rstrip("/") + link)
+            idle(driver)
+            assert driver.find_elements(By.CSS_SELECTOR, "#board .last"), "no last move marked"
+            assert driver.find_elements(By.CSS_SELECTOR, "#board .ring.last-ring")
+            animation = driver.execute_script(
+                "return getComputedStyle(document.querySelector('#board .ring.last-ring'))"
+                ".animationName"
+            )
+            assert animation == "none", "prefers-reduced-motion stops the animation"
+            overflow = driver.execute_script(
+                "return document.documentElement.scrollWidth - window.innerWidth"
+            )
+            assert overflow <= 0, f"the page is wider than the {width} px window"
+            name = f"web-{variant}-{size}.png"
+            driver.save_screenshot(str(SHOTS / name))
+            driver.save_screenshot(str(DOC_IMAGES / name))
+            shrink(DOC_IMAGES / name)
+            assert (DOC_IMAGES / name).stat().st_size < 300_000
+        finally:
+            driver.quit()
+
+
+def test_the_last_move_is_animated(server: str, browser: WebDriver) -> None:
+    """Without reduced motion, the last move's rings pulse."""
+    link = mid_game(server, "base", random.Random(1))
+    browser.get(server.rstrip("/") + link)
+    idle(browser)
+    names: Callable[[WebDriver], Any] = lambda d: d.execute_script(  # noqa: E731
+        "const r = document.querySelector('#board .ring.last-ring');"
+        " return r ? getComputedStyle(r).animationName : null"
+    )
+    try:
+        WebDriverWait(browser, 10).until(lambda d: names(d) not in (None, "none"))
+    except (TimeoutException, JavascriptException) as exc:
+        raise AssertionError(f"no animation on the last move: {names(browser)}") from exc
