@@ -163,7 +163,16 @@ def client() -> Any:
     from fastapi.testclient import TestClient
     from splendor.web import ServerLimits, create_app
 
-    return TestClient(create_app(ServerLimits(workers=1)))
+    with TestClient(create_app(ServerLimits(workers=1))) as c:
+        yield c
+
+
+def stored(client: Any) -> int:
+    return int(client.app.state.tables.store.count())
+
+
+def seat_auth(made: Any, seat: int) -> dict[str, str]:
+    return {"Authorization": f"Bearer {made['seats'][seat]['token']}"}
 
 
 def refused(r: Any, code: str) -> str:
@@ -188,14 +197,15 @@ def test_the_server_checks_its_limits_on_the_parsed_budget(
     client: Any, spec: str, code: str
 ) -> None:
     # Refused when the game is created (nothing is stored) ...
-    store = client.app.state.store
     for variant in ("base", "duel"):
         r = client.post("/api/v1/games", json={"variant": variant, "bot": spec, "seed": 1})
         refused(r, code)
-    assert len(store) == 0
+    assert stored(client) == 0
     # ... and when asked for a hint or a move with that spec.
     game = client.post("/api/v1/games", json={"seed": 1, "bot": "greedy"}).json()
-    hint = client.post(f"/api/v1/games/{game['game_id']}/hint", json={"seat": 0, "bot": spec})
+    hint = client.post(
+        f"/api/v1/games/{game['game_id']}/hint", json={"bot": spec}, headers=seat_auth(game, 0)
+    )
     refused(hint, code)
     view = splendor.new_game("base", seed=1).to_json(0)
     move = client.post("/api/v1/move", json={"view": json.loads(view), "bot": spec})
@@ -206,10 +216,15 @@ def test_the_server_checks_its_limits_on_the_parsed_budget(
 
 def test_net_50_in_duel_uses_the_duel_network(client: Any) -> None:
     game = client.post(
-        "/api/v1/games", json={"variant": "duel", "bot": "net: 50", "ai_seats": [0], "seed": 2}
+        "/api/v1/games", json={"variant": "duel", "bot": "net: 50", "ai_seats": [1], "seed": 2}
     )
-    assert game.status_code == 200, game.text
-    move = client.post(f"/api/v1/games/{game.json()['game_id']}/ai", json={"seed": 1})
+    assert game.status_code == 201, game.text
+    # A hint asks the game's AI (the one that plays seat 1) what seat 0 should play.
+    move = client.post(
+        f"/api/v1/games/{game.json()['game_id']}/hint",
+        json={"seed": 1},
+        headers=seat_auth(game.json(), 0),
+    )
     assert move.status_code == 200, move.text
     assert move.json()["bot"] == "net" and move.json()["iterations"] == 50
 
@@ -220,7 +235,7 @@ def test_a_spec_that_cannot_work_for_the_game_is_refused_when_it_is_created(
     for spec in ("net: 50", "net", "net:1s"):
         r = client.post("/api/v1/games", json={"players": 3, "bot": spec, "seed": 1})
         assert "no network is shipped for base with 3 players" in refused(r, "bad_config")
-    assert len(client.app.state.store) == 0
+    assert stored(client) == 0
     # `default` falls back to the rollout search where no network is shipped.
     r = client.post("/api/v1/games", json={"players": 3, "bot": "default", "ai_seats": [0]})
-    assert r.status_code == 200, r.text
+    assert r.status_code == 201, r.text

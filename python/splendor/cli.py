@@ -609,14 +609,37 @@ def _serve(args: argparse.Namespace) -> int:
     if not args.host:
         raise splendor.ConfigError("--host '' would bind every interface: name one (127.0.0.1)")
     limits = ServerLimits(workers=args.workers or os.cpu_count() or 1)
-    print(f"splendor: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
-    serve(args.host, args.port, limits)
+    from splendor.web.store import default_path
+
+    db = args.db or str(default_path())
+    shown = db if "://" not in db else db.split("://", 1)[0] + "://..."  # no password printed
+    print(
+        f"splendor: serving on http://{args.host}:{args.port}/ (Ctrl-C stops); games in {shown}",
+        file=sys.stderr,
+    )
+    serve(args.host, args.port, limits, db)
     return 0
 
 
 def _add_serve(sub: Any) -> None:
-    p = sub.add_parser("serve", help="the web page to play the AI, and its JSON API")
+    p = sub.add_parser(
+        "serve",
+        help="the web page to play with people and the AI, and its JSON API",
+        description="Serve the page and the JSON API (docs/web.md). Games live in a database:"
+        " every accepted move is committed before it is answered, so a restart loses none."
+        " Several server processes (or machines) can serve the same games from one PostgreSQL"
+        " database.",
+    )
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: localhost only)")
+    p.add_argument(
+        "--db",
+        default=None,
+        metavar="PATH|URL",
+        help="where games are kept: a SQLite file (made with its folder if missing; default"
+        " $XDG_DATA_HOME/splendor/games.sqlite3, i.e. ~/.local/share/splendor/games.sqlite3)"
+        " or a PostgreSQL URL, postgresql://USER:PASSWORD@HOST/DATABASE (needs"
+        " 'splendor[postgres]')",
+    )
     p.add_argument("--port", type=int_in(1, 65535), default=8000)
     p.add_argument(
         "--workers", type=int_in(1, 1024), default=None, help="search threads (default: all cores)"

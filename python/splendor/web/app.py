@@ -13,21 +13,20 @@ import asyncio
 import json
 import os
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any, TypeVar
 
 import numpy as np
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import splendor
-from splendor import render
 from splendor.errors import (
     ConfigError,
     IllegalActionError,
@@ -37,16 +36,25 @@ from splendor.errors import (
 )
 from splendor.web import models as m
 from splendor.web.ai import BudgetError, ServerLimits, choose, plan_move
+from splendor.web.boards import board_svg, board_text, view_json
 from splendor.web.games import (
     PLAYERS,
+    Dealer,
     Game,
     GameChanged,
-    GameNotFound,
-    GameStore,
     SeatError,
     TooLong,
-    hidden_reserves,
-    names_hidden,
+    UndoRefused,
+)
+from splendor.web.store import GameRow, Store
+from splendor.web.tables import (
+    Access,
+    NewTokens,
+    SaveRefused,
+    SpectatorOnly,
+    Tables,
+    TokenRequired,
+    WrongToken,
 )
 
 T = TypeVar("T")
@@ -74,11 +82,15 @@ ERROR_CODES: frozenset[tuple[int, str]] = frozenset(
     {
         (400, "malformed_json"),
         (400, "bad_request"),
-        (404, "game_not_found"),
+        (401, "token_required"),
+        (403, "wrong_token"),
+        (403, "spectator"),
+        (403, "save_refused"),
         (404, "not_found"),
         (405, "method_not_allowed"),
         (409, "wrong_seat"),
         (409, "game_changed"),
+        (409, "undo_refused"),
         (413, "body_too_large"),
         (422, "invalid_request"),
         (422, "illegal_action"),
@@ -109,8 +121,12 @@ _SPLENDOR_ERRORS: list[tuple[type[Exception], int, str]] = [
     (BudgetError, 422, "budget_too_large"),
     (SeatError, 409, "wrong_seat"),
     (GameChanged, 409, "game_changed"),
+    (UndoRefused, 409, "undo_refused"),
     (TooLong, 422, "game_too_long"),
-    (GameNotFound, 404, "game_not_found"),
+    (TokenRequired, 401, "token_required"),
+    (WrongToken, 403, "wrong_token"),
+    (SpectatorOnly, 403, "spectator"),
+    (SaveRefused, 403, "save_refused"),
     (Busy, 503, "busy"),
 ]
 
@@ -209,22 +225,32 @@ def _handler(status: int, code: str) -> Callable[[Request, Exception], Awaitable
     return handler
 
 
-def create_app(limits: ServerLimits | None = None) -> FastAPI:
-    """A new app with its own game store and worker pool."""
+KEEPALIVE_S = 15.0
+"""Seconds between the keepalive comments of an idle event stream."""
+
+
+def create_app(limits: ServerLimits | None = None, db: str | Store = "sqlite://") -> FastAPI:
+    """A new app with its own worker pool, on the database ``db``: a SQLite path or URL
+    (the default, ``sqlite://``, is an in-memory database: for tests), a PostgreSQL URL, or
+    a :class:`Store`."""
     limits = limits or ServerLimits(workers=os.cpu_count() or 1)
     pool = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="splendor-ai")
-    store = GameStore(limits.max_games, limits.max_decisions, limits.max_turn_cap)
+    store = db if isinstance(db, Store) else Store(db)
+    tables = Tables(store, limits, pool)
+    dealer = Dealer(limits.max_decisions, limits.max_turn_cap)
     pending = 0
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
+        tables.start()
         yield
+        await tables.close()
         pool.shutdown(wait=False, cancel_futures=True)
 
     app = FastAPI(
         title="splendor",
         version="1",
-        summary="Play Splendor, Splendor Duel and Splendor: Marvel against the AI;"
+        summary="Play Splendor, Splendor Duel and Splendor: Marvel with people and the AI;"
         " ask it for moves.",
         lifespan=lifespan,
         # The interactive docs pages load their scripts from a CDN: only the schema is served.
@@ -232,6 +258,8 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
         redoc_url=None,
         responses={
             400: {"model": m.ErrorResponse},
+            401: {"model": m.ErrorResponse},
+            403: {"model": m.ErrorResponse},
             404: {"model": m.ErrorResponse},
             409: {"model": m.ErrorResponse},
             413: {"model": m.ErrorResponse},
@@ -240,7 +268,7 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
         },
     )
     app.state.limits = limits
-    app.state.store = store
+    app.state.tables = tables
 
     async def in_pool(fn: Callable[[], T]) -> T:
         """Run ``fn`` on a worker; a 503 when ``max_pending`` calls already wait."""
@@ -328,83 +356,96 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
         # Loading the view is CPU work too: it runs on the worker, off the event loop.
         return await in_pool(lambda: choose(load_view(view, req.seed), plan, req.seed))
 
-    @app.post("/api/v1/games", response_model=m.GameSnapshot, tags=["games"])
-    async def new_game(req: m.NewGame, viewer: int = Query(0, ge=0, le=3)) -> m.GameSnapshot:
-        """Deal a new game held by the server; returns ``viewer``'s snapshot."""
+    # ---- tables ---------------------------------------------------------------------------
+
+    Auth = Header(
+        default=None,
+        alias="Authorization",
+        description="`Bearer <token>`: a seat's or the spectators' token of the game",
+    )
+
+    @app.post("/api/v1/games", response_model=m.NewTable, status_code=201, tags=["games"])
+    async def new_game(req: m.NewGame) -> m.NewTable:
+        """Deal a new table: one secret token (and link) per human seat, and the spectators'.
+
+        The server plays the AI's seats itself.
+        """
         if req.players not in PLAYERS[req.variant]:
             raise ConfigError(
                 f"{req.variant} is played by {PLAYERS[req.variant]} players, not {req.players}"
             )
         plan_move(req.bot, None, None, limits, (req.variant, req.players))
-        game = store.deal(req.variant, req.players, req.seed, req.ai_seats, req.bot)
-        return keep(game, viewer)
+        game = dealer.deal(req.variant, req.players, req.seed, req.ai_seats, req.bot)
+        return table(game, await tables.create(game))
 
-    @app.post("/api/v1/games/load", response_model=m.GameSnapshot, tags=["games"])
-    async def load(req: m.SavedGame, viewer: int = Query(0, ge=0, le=3)) -> m.GameSnapshot:
-        """Continue a saved game (the JSON of ``GET /api/v1/games/{id}/save``)."""
+    @app.post("/api/v1/games/load", response_model=m.NewTable, status_code=201, tags=["games"])
+    async def load(req: m.SavedGame) -> m.NewTable:
+        """Continue a saved game (the JSON of ``GET /api/v1/games/{id}/save``) at a new table."""
         start = json.dumps(req.start)
         first = splendor.from_json(start)  # InvalidStateError for a bad start
         plan_move(req.bot, None, None, limits, (first.variant, first.num_players))
-        game = store.make(start, req.ai_seats, req.bot, req.actions)
-        return keep(game, viewer)
+        game = dealer.make(start, req.ai_seats, req.bot, req.actions)
+        return table(game, await tables.create(game))
 
     @app.get("/api/v1/games/{game_id}", response_model=m.GameSnapshot, tags=["games"])
-    async def get_game(game_id: str, viewer: int = Query(ge=0, le=3)) -> m.GameSnapshot:
-        """What ``viewer`` sees of the game, and its legal actions when it is to decide."""
-        return snapshot(store.get(game_id), viewer)
+    async def get_game(game_id: str, authorization: str | None = Auth) -> m.GameSnapshot:
+        """What the token's seat sees of the game (its legal actions when it is to decide);
+        a spectator's token: the public information until the game is over."""
+        who = await tables.access(game_id, authorization)
+        return snapshot(await tables.game(who.row), who.seat)
 
     @app.post("/api/v1/games/{game_id}/actions", response_model=m.GameSnapshot, tags=["games"])
-    async def act(game_id: str, req: m.ActionRequest) -> m.GameSnapshot:
-        """Play an action for the seat to decide; an illegal one is explained (422)."""
-        game = store.get(game_id)
-        check_seat(game, req.seat)
-        game.apply(req.seat, req.action)
-        return snapshot(game, req.seat)
+    async def act(
+        game_id: str, req: m.ActionRequest, authorization: str | None = Auth
+    ) -> m.GameSnapshot:
+        """Play an action for the token's seat; an illegal one is explained (422)."""
+        seat = seat_of(await tables.access(game_id, authorization))
 
-    @app.post("/api/v1/games/{game_id}/ai", response_model=m.MoveResponse, tags=["games"])
-    async def ai_turn(game_id: str, req: m.AiRequest) -> m.MoveResponse:
-        """Let the AI decide for the seat to decide, which must be one of the AI's seats."""
-        game = store.get(game_id)
-        seat = game.current
-        if seat is None or seat not in game.ai_seats:
-            raise SeatError(
-                f"seat {seat} is not played by the AI" if seat is not None else "the game is over"
-            )
-        version = game.version
-        hidden = hidden_reserves(game.state, seat)
-        result = await think(game, seat, game.bot, req.seed)
-        # The position itself, not the move count: an undo and another move keep the count.
-        if game.version != version:
-            raise GameChanged(
-                "the game changed while the AI was thinking (a move or an undo): ask again"
-            )
-        game.apply(seat, result.action_id, (result.win_estimate, result.considered))
-        # The answer goes to whoever asked, not to the AI's seat: only what every seat sees.
-        public = [c for c in result.considered if not names_hidden(c.text, hidden)]
-        return result.model_copy(update={"considered": public})
+        def play(game: Game) -> None:
+            check_seat(game, seat)
+            game.apply(seat, req.action)
+
+        return snapshot(await tables.change(game_id, req.version, play), seat)
 
     @app.post("/api/v1/games/{game_id}/hint", response_model=m.MoveResponse, tags=["games"])
-    async def hint(game_id: str, req: m.HintRequest) -> m.MoveResponse:
-        """What the AI would play for ``seat`` (which must be to decide); nothing is played."""
-        game = store.get(game_id)
-        check_seat(game, req.seat)
-        return await think(game, req.seat, req.bot or game.bot, req.seed)
+    async def hint(
+        game_id: str, req: m.HintRequest, authorization: str | None = Auth
+    ) -> m.MoveResponse:
+        """What the AI would play for the token's seat (to decide); nothing is played."""
+        who = await tables.access(game_id, authorization)
+        seat = seat_of(who)
+        game = await tables.game(who.row)
+        check_seat(game, seat)
+        bot = req.bot or game.bot
+        plan = plan_move(bot, None, None, limits, (game.state.variant, game.players))
+        # The AI searches from the seat's view only, like a client of /move.
+        view, seed = game.state.to_json(seat), req.seed
+        return await in_pool(lambda: choose(splendor.from_view(view, seed=seed), plan, seed))
 
     @app.post("/api/v1/games/{game_id}/undo", response_model=m.GameSnapshot, tags=["games"])
-    async def undo(game_id: str, req: m.SeatRequest) -> m.GameSnapshot:
-        """Take back ``seat``'s last decision and the AI's replies after it."""
-        game = store.get(game_id)
-        game.undo(req.seat)
-        return snapshot(game, req.seat)
+    async def undo(
+        game_id: str, req: m.UndoRequest, authorization: str | None = Auth
+    ) -> m.GameSnapshot:
+        """Take back the token's seat's last decision and the AI's replies after it (409
+        ``undo_refused`` when another person has moved since)."""
+        seat = seat_of(await tables.access(game_id, authorization))
+        return snapshot(await tables.change(game_id, None, lambda g: g.undo(seat)), seat)
 
     @app.get("/api/v1/games/{game_id}/save", response_model=m.SavedGame, tags=["games"])
-    async def save(game_id: str) -> Response:
+    async def save(game_id: str, authorization: str | None = Auth) -> Response:
         """The whole game as a download: its starting state and decisions.
 
-        It holds the hidden cards (as a saved game in a box would): keep it to
-        yourself. The page never reads it; the browser saves it as a file.
+        It holds the hidden cards (as a saved game in a box would): a seat's token may
+        save only when it is the table's only human seat, anyone's once the game is over.
         """
-        game = store.get(game_id)
+        who = await tables.access(game_id, authorization)
+        game = await tables.game(who.row)
+        humans = [s for s in range(game.players) if s not in game.ai_seats]
+        if game.current is not None and not (who.seat is not None and humans == [who.seat]):
+            raise SaveRefused(
+                "a saved game holds every hidden card: it can be saved by the table's only"
+                " person, or by anyone once the game is over"
+            )
         body = json.dumps(game.saved(), indent=1)
         return Response(
             body,
@@ -414,61 +455,120 @@ def create_app(limits: ServerLimits | None = None) -> FastAPI:
 
     @app.get("/api/v1/games/{game_id}/replay", response_model=m.ReplayFrame, tags=["games"])
     async def replay(
-        game_id: str, step: int = Query(ge=0), viewer: int = Query(ge=0, le=3)
+        game_id: str, step: int = Query(ge=0), authorization: str | None = Auth
     ) -> m.ReplayFrame:
-        """``viewer``'s board after the first ``step`` decisions (what it saw then)."""
-        game = store.get(game_id)
-        if viewer >= game.players:
-            raise SeatError(f"seat {viewer} is not a seat of this {game.players}-seat game")
+        """The token's board after the first ``step`` decisions (what it saw then)."""
+        who = await tables.access(game_id, authorization)
+        game = await tables.game(who.row)
         steps = game.steps
         if step > steps:
             raise ConfigError(f"step {step} is past the {steps} decisions of this game")
-        state = game.replay(step)
+        # A spectator sees the public boards until the game is over, then everything.
+        svg = board_svg(game, game.replay(step), who.seat, live=False)
         return m.ReplayFrame(
-            step=step,
-            steps=steps,
-            svg=game.board_svg(viewer, state),
-            action=game.texts[step - 1] if step else None,
+            step=step, steps=steps, svg=svg, action=game.texts[step - 1] if step else None
         )
 
-    async def think(game: Game, seat: int, bot: str, seed: int) -> m.MoveResponse:
-        plan = plan_move(bot, None, None, limits, (game.state.variant, game.players))
-        # The AI searches from the seat's view only, like a client of /move.
-        state = splendor.from_view(game.state.to_json(seat), seed=seed)
-        return await in_pool(lambda: choose(state, plan, seed))
+    @app.get(
+        "/api/v1/games/{game_id}/events",
+        tags=["games"],
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}}},
+    )
+    async def events(game_id: str, authorization: str | None = Auth) -> StreamingResponse:
+        """Server-sent events: ``event: game`` with ``{version, step, current, over,
+        thinking}`` at once and after every change of the game (made by any server
+        process), and a ``: keepalive`` comment every 15 s. Refetch the snapshot on each."""
+        who = await tables.access(game_id, authorization)
+
+        async def stream() -> AsyncIterator[str]:
+            sent: int | None = None
+            row: GameRow | None = who.row
+            async with tables.hub.watch(game_id) as woken:
+                while not tables.hub.closed:
+                    if row is not None and row.version != sent:
+                        sent = row.version
+                        data = m.GameEvent(
+                            version=row.version,
+                            step=row.steps,
+                            current=row.current,
+                            over=row.over,
+                            thinking=row.ai_to_move,
+                        )
+                        yield f"event: game\ndata: {data.model_dump_json()}\n\n"
+                    try:
+                        await asyncio.wait_for(woken.wait(), KEEPALIVE_S)
+                    except asyncio.TimeoutError:
+                        yield ": keepalive\n\n"
+                    woken.clear()
+                    if tables.hub.closed:
+                        break
+                    row = await tables.row(game_id)
+
+        return StreamingResponse(
+            stream(),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    def seat_of(who: Access) -> int:
+        if who.seat is None:
+            raise SpectatorOnly("a spectator's token can watch the game, not act in it")
+        return who.seat
 
     def check_seat(game: Game, seat: int) -> None:
-        if not 0 <= seat < game.players:
-            raise SeatError(f"seat {seat} is not a seat of this {game.players}-seat game")
         if game.current != seat:
             who = "nobody (the game is over)" if game.current is None else f"seat {game.current}"
             raise SeatError(f"it is {who}'s decision, not seat {seat}'s")
 
-    def keep(game: Game, viewer: int) -> m.GameSnapshot:
-        """Store a new game once its answer is made: a refused request stores nothing."""
-        answer = snapshot(game, viewer)
-        store.add(game)
-        return answer
+    def table(game: Game, tokens: NewTokens) -> m.NewTable:
+        def link(token: str) -> str:
+            return f"/#game={game.game_id}&token={token}"
 
-    def snapshot(game: Game, viewer: int) -> m.GameSnapshot:
-        if not 0 <= viewer < game.players:
-            raise SeatError(f"seat {viewer} is not a seat of this {game.players}-seat game")
+        return m.NewTable(
+            game_id=game.game_id,
+            seats=[
+                m.SeatLink(
+                    seat=s,
+                    role="human" if t is not None else "ai",
+                    token=t,
+                    link=None if t is None else link(t),
+                )
+                for s, t in enumerate(tokens.seats)
+            ],
+            spectator=m.SpectatorLink(token=tokens.spectator, link=link(tokens.spectator)),
+        )
+
+    def snapshot(game: Game, viewer: int | None) -> m.GameSnapshot:
         state = game.state
         legal = []
-        if game.current == viewer:
+        if viewer is not None and game.current == viewer:
             legal = [m.LegalAction(id=int(a), text=str(a)) for a in state.legal_actions()]
+        last = None
+        if game.steps:
+            i = game.steps - 1
+            seat, text = game.last() or (0, "")
+            last = m.LastMove(index=i, seat=seat, action=text, by_ai=game.is_ai(i))
         return m.GameSnapshot(
             game_id=game.game_id,
             variant=state.variant,
             players=game.players,
             viewer=viewer,
+            seat=viewer,
+            seats=[
+                m.SeatRole(seat=s, role="ai" if s in game.ai_seats else "human")
+                for s in range(game.players)
+            ],
+            version=game.version,
             ai_seats=game.ai_seats,
             bot=game.bot,
             current=game.current,
             step=game.steps,
-            view=json.loads(state.to_json(viewer)),
-            svg=game.board_svg(viewer),
-            text=render.text_board(state, viewer, names=game.names(viewer)),
+            thinking=game.thinking,
+            last=last,
+            view=json.loads(view_json(game, state, viewer)),
+            svg=board_svg(game, state, viewer, live=True),
+            text=board_text(game, state, viewer),
             legal=legal,
             result=game.result(),
             log=game.log_for(viewer),

@@ -1,11 +1,10 @@
 """Server-side games for the web page: the full state stays here, seats get their views.
 
 A game is its starting state and its list of decisions, so undo and replay are a
-replay of a prefix. The store is bounded in games and each game in memory: past
-``max_games`` the game touched longest ago is dropped (the page can save a game to keep
-it), a game holds at most ``max_decisions`` decisions, and its history is stored
-compactly (an action id, a seat byte and a shared text per decision; a packed note per
-AI move).
+replay of a prefix; the database (:mod:`splendor.web.store`) holds exactly that, and a
+:class:`Game` is its replayed form, kept in a bounded cache. A game holds at most
+``max_decisions`` decisions, and its history is held compactly (an action id, a seat
+byte and a shared text per decision; a packed note per AI move).
 """
 
 from __future__ import annotations
@@ -16,19 +15,14 @@ import secrets
 import struct
 import sys
 from array import array
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 import splendor
-from splendor import render
 from splendor.web.models import Considered, LogEntry, ResultModel
+from splendor.web.store import DecisionRow, Position
 
 PLAYERS = {"base": [2, 3, 4], "duel": [2], "marvel": [2, 3, 4]}
-
-
-class GameNotFound(LookupError):
-    """No game with that id (never made, or dropped from the bounded store)."""
 
 
 class SeatError(ValueError):
@@ -36,7 +30,11 @@ class SeatError(ValueError):
 
 
 class GameChanged(RuntimeError):
-    """The game moved on (a move, an undo) while the AI was choosing for it."""
+    """The game is not at the version a client (or the AI) acted on (409)."""
+
+
+class UndoRefused(RuntimeError):
+    """An undo that would take back another person's move (or there is nothing to undo)."""
 
 
 class TooLong(ValueError):
@@ -70,6 +68,32 @@ class AiNote:
                 public |= 1 << i
         packed = b"".join(_CONSIDERED.pack(c.id, c.visits, c.value) for c in considered)
         return cls(win_estimate, tuple(sys.intern(c.text) for c in considered), packed, public)
+
+    def to_json(self) -> str:
+        """The note as the database stores it."""
+        return json.dumps(
+            {
+                "win_estimate": self.win_estimate,
+                "considered": [
+                    [id_, text, visits, value]
+                    for text, (id_, visits, value) in zip(
+                        self.texts, _CONSIDERED.iter_unpack(self.considered), strict=True
+                    )
+                ],
+                "public": self.public,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> AiNote:
+        obj = json.loads(text)
+        considered = obj["considered"]
+        return cls(
+            obj["win_estimate"],
+            tuple(sys.intern(c[1]) for c in considered),
+            b"".join(_CONSIDERED.pack(c[0], c[2], c[3]) for c in considered),
+            int(obj["public"]),
+        )
 
     def considered_for(self, mover: bool) -> list[Considered]:
         """The moves a seat may see: all of them for the AI's own seat, else the public ones."""
@@ -105,6 +129,7 @@ class Game:
 
     ``version`` counts every change (a move, an undo): two equal versions are the same
     position, which a move count is not (an undo then another move has the same count).
+    It is the database row's version.
     """
 
     game_id: str
@@ -125,6 +150,51 @@ class Game:
         if self.state is None:
             self.state = self.replay(len(self.actions))
 
+    @classmethod
+    def restore(
+        cls,
+        game_id: str,
+        start: str,
+        ai_seats: list[int],
+        bot: str,
+        max_decisions: int,
+        version: int,
+        rows: list[DecisionRow],
+    ) -> Game:
+        """A game as the database holds it: its start and its decision rows, replayed."""
+        game = cls(game_id, start, ai_seats, bot, max_decisions, state=splendor.from_json(start))
+        for row in rows:
+            game.state.apply(row.action)
+            game.actions.append(row.action)
+            game.marks.append(row.seat | (_AI if row.by_ai else 0))
+            game.texts.append(sys.intern(row.text))
+            if row.note is not None:
+                game.notes[row.idx] = AiNote.from_json(row.note)
+        game.version = version
+        return game
+
+    def decision(self, i: int) -> DecisionRow:
+        """Decision ``i`` as the database stores it."""
+        note = self.notes.get(i)
+        return DecisionRow(
+            idx=i,
+            action=self.actions[i],
+            seat=self.marks[i] & ~_AI,
+            by_ai=bool(self.marks[i] & _AI),
+            text=self.texts[i],
+            note=None if note is None else note.to_json(),
+        )
+
+    def position(self) -> Position:
+        """The fields of the game's row that follow its state."""
+        current = self.current
+        return Position(
+            steps=self.steps,
+            current=current,
+            ai_to_move=current is not None and current in self.ai_seats,
+            over=current is None,
+        )
+
     def replay(self, steps: int) -> Any:
         """The state after the first ``steps`` decisions."""
         state = splendor.from_json(self.start)
@@ -143,6 +213,11 @@ class Game:
     @property
     def steps(self) -> int:
         return len(self.actions)
+
+    @property
+    def thinking(self) -> bool:
+        """Whether an AI seat is to decide (the server plays it)."""
+        return self.current is not None and self.current in self.ai_seats
 
     def result(self) -> ResultModel | None:
         outcome = self.state.outcome()
@@ -182,9 +257,9 @@ class Game:
             self.notes[self.steps - 1] = AiNote.of(note[0], note[1], hidden)
         self.version += 1
 
-    def log_for(self, viewer: int) -> list[LogEntry]:
-        """The decisions as ``viewer`` may see them: the AI's notes on another seat's moves
-        leave out the moves that name a card hidden from ``viewer``."""
+    def log_for(self, viewer: int | None) -> list[LogEntry]:
+        """The decisions as ``viewer`` may see them (None: a spectator): the AI's notes on
+        another seat's moves leave out the moves that name a card hidden from ``viewer``."""
         out = []
         for i, (mark, text) in enumerate(zip(self.marks, self.texts, strict=True)):
             seat = mark & ~_AI
@@ -201,21 +276,37 @@ class Game:
             )
         return out
 
-    def undo(self, seat: int) -> None:
-        """Take back ``seat``'s last decision and everything after it."""
+    def undo_point(self, seat: int) -> int | None:
+        """Where ``seat``'s undo goes back to: its last decision, when every decision after
+        it was the AI's (None: nothing to take back, or another person moved since)."""
         mine = [i for i, mark in enumerate(self.marks) if mark == seat]
         if not mine:
-            raise SeatError(f"seat {seat} has no decision of its own to take back")
+            return None
         keep = mine[-1]
+        if any(not mark & _AI and mark != seat for mark in self.marks[keep:]):
+            return None
+        return keep
+
+    def undo(self, seat: int) -> int:
+        """Take back ``seat``'s last decision and everything after it; returns the decisions
+        kept."""
+        keep = self.undo_point(seat)
+        if keep is None:
+            raise UndoRefused(
+                f"seat {seat} has no decision of its own to take back"
+                if seat not in self.marks
+                else f"another person has moved since seat {seat}'s last decision"
+            )
         del self.actions[keep:]
         del self.marks[keep:]
         del self.texts[keep:]
         self.notes = {i: n for i, n in self.notes.items() if i < keep}
         self.state = self.replay(keep)
         self.version += 1
+        return keep
 
-    def can_undo(self, seat: int) -> bool:
-        return seat in self.marks
+    def can_undo(self, seat: int | None) -> bool:
+        return seat is not None and self.undo_point(seat) is not None
 
     def saved(self) -> dict[str, Any]:
         return {
@@ -227,7 +318,7 @@ class Game:
             "bot": self.bot,
         }
 
-    def names(self, viewer: int) -> dict[int, str]:
+    def names(self, viewer: int | None) -> dict[int, str]:
         """How the boards name the seats: every AI seat "AI" (the viewer's too, when the
         page watches the AI play itself); when several people play, the others "human"."""
         return {
@@ -236,12 +327,14 @@ class Game:
             if s in self.ai_seats or s != viewer
         }
 
-    def board_svg(self, viewer: int, state: Any = None) -> str:
-        state = self.state if state is None else state
-        legal: list[str] = []
-        if state is self.state and self.current == viewer:
-            legal = picks_of([str(a) for a in state.legal_actions()])
-        return str(render.svg_board(state, viewer, names=self.names(viewer), legal=legal))
+    def last(self) -> tuple[int, str] | None:
+        """The last decision's seat and text (what the boards highlight)."""
+        if not self.steps:
+            return None
+        return self.marks[-1] & ~_AI, self.texts[-1]
+
+    def is_ai(self, i: int) -> bool:
+        return bool(self.marks[i] & _AI)
 
 
 def picks_of(texts: list[str]) -> list[str]:
@@ -257,28 +350,17 @@ def picks_of(texts: list[str]) -> list[str]:
     return sorted(picks)
 
 
-class GameStore:
-    """At most ``max_games`` games, the one touched longest ago dropped first; each game
-    at most ``max_decisions`` decisions, with a turn cap of at most ``max_turn_cap``.
+class Dealer:
+    """Makes games within the server's bounds: each game at most ``max_decisions``
+    decisions, with a turn cap of at most ``max_turn_cap``.
 
     ``deal`` and ``make`` build a game without storing it: a request stores its game
-    (``add``) only once everything else about it was checked.
+    only once everything else about it was checked.
     """
 
-    def __init__(self, max_games: int, max_decisions: int = 2000, max_turn_cap: int = 100) -> None:
-        self.max_games = max_games
+    def __init__(self, max_decisions: int = 2000, max_turn_cap: int = 100) -> None:
         self.max_decisions = max_decisions
         self.max_turn_cap = max_turn_cap
-        self._games: OrderedDict[str, Game] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-    def add(self, game: Game) -> Game:
-        self._games[game.game_id] = game
-        while len(self._games) > self.max_games:
-            self._games.popitem(last=False)
-        return game
 
     def deal(
         self, variant: str, players: int, seed: int | None, ai_seats: list[int], bot: str
@@ -316,12 +398,4 @@ class GameStore:
             game.actions.append(int(played))
             game.marks.append(seat | (_AI if seat in seats else 0))
             game.texts.append(sys.intern(str(played)))
-        return game
-
-    def get(self, game_id: str) -> Game:
-        try:
-            game = self._games[game_id]
-        except KeyError:
-            raise GameNotFound(f"no game {game_id!r} on this server (or it expired)") from None
-        self._games.move_to_end(game_id)
         return game

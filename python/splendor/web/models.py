@@ -98,26 +98,55 @@ class NewGame(Strict):
 
 
 class ActionRequest(Strict):
-    """Play an action for ``seat`` (which must be the seat to decide)."""
+    """Play an action for the token's seat (which must be the seat to decide)."""
 
-    seat: int = Field(ge=0, le=3)
     action: int | str = Field(description="An action id or its text (`take wug`, `buy 2.3`)")
+    version: int | None = Field(
+        default=None,
+        ge=0,
+        description="The game's version the client saw: another one is 409 `game_changed`",
+    )
 
 
-class SeatRequest(Strict):
-    seat: int = Field(ge=0, le=3)
+class UndoRequest(Strict):
+    """Take back the token's seat's last decision (nothing else to say)."""
 
 
 class HintRequest(Strict):
-    seat: int = Field(ge=0, le=3)
     bot: str | None = Field(default=None, max_length=64, description="None: the game's AI")
     seed: int = Seed
 
 
-class AiRequest(Strict):
-    """Let the AI play the seat to decide (it must be one of the game's AI seats)."""
+class SeatLink(BaseModel):
+    seat: int
+    role: Literal["human", "ai"]
+    token: str | None = Field(description="The seat's secret token (None: an AI seat)")
+    link: str | None = Field(description="The page's link for the seat: `/#game=ID&token=T`")
 
-    seed: int = Seed
+
+class SpectatorLink(BaseModel):
+    token: str
+    link: str
+
+
+class NewTable(BaseModel):
+    """A table just made: its id and one secret link per human seat, and the spectators'."""
+
+    game_id: str
+    seats: list[SeatLink]
+    spectator: SpectatorLink
+
+
+class SeatRole(BaseModel):
+    seat: int
+    role: Literal["human", "ai"]
+
+
+class LastMove(BaseModel):
+    index: int
+    seat: int
+    action: str
+    by_ai: bool
 
 
 class LegalAction(BaseModel):
@@ -143,17 +172,25 @@ class ResultModel(BaseModel):
 
 
 class GameSnapshot(BaseModel):
-    """One seat's picture of a server-side game: nothing it may not see."""
+    """One seat's (or a spectator's) picture of a server-side game: nothing it may not see."""
 
     game_id: str
     variant: str
     players: int
-    viewer: int
+    viewer: int | None = Field(description="The token's seat; None for a spectator")
+    seat: int | None = Field(description="The same as `viewer`")
+    seats: list[SeatRole]
+    version: int = Field(description="Counts every change of the game (a move, an undo)")
     ai_seats: list[int]
     bot: str
     current: int | None
     step: int = Field(description="Decisions played so far")
-    view: dict[str, Any] = Field(description="The viewer's view (`to_json(viewer)`)")
+    thinking: bool = Field(description="An AI seat is to decide (the server is playing it)")
+    last: LastMove | None = Field(description="The last decision (None before the first)")
+    view: dict[str, Any] = Field(
+        description="The viewer's view (`to_json(viewer)`; a spectator's: the public view"
+        " until the game is over, then the whole state)"
+    )
     svg: str = Field(description="The viewer's board as SVG")
     text: str = Field(description="The viewer's board as text")
     legal: list[LegalAction] = Field(description="Legal actions when the viewer is to decide")
@@ -178,7 +215,7 @@ class Limits(BaseModel):
     max_time_limit: float
     default_iterations: int
     max_body_bytes: int
-    max_games: int
+    max_games: int = Field(description="Games kept replayed in memory (the rest are read back)")
     max_decisions: int = Field(description="Decisions one server-held game may hold")
     max_turn_cap: int = Field(description="The highest turn cap of a loaded game")
     workers: int
@@ -202,3 +239,13 @@ class ReplayFrame(BaseModel):
     steps: int
     svg: str
     action: str | None = Field(description="The decision that led here (None at the start)")
+
+
+class GameEvent(BaseModel):
+    """The data of an `event: game` of `GET /api/v1/games/{id}/events`."""
+
+    version: int
+    step: int
+    current: int | None
+    over: bool
+    thinking: bool

@@ -1,0 +1,358 @@
+"""Games in a database: SQLite (one file, the default) or PostgreSQL, through SQLAlchemy 2 Core.
+
+A game is stored as its start (the engine's JSON of the deal) and its decisions, one row
+each, so every position can be replayed. Every call here is blocking and commits before
+it returns: the app runs them on a small thread pool of its own, never on the event loop,
+and answers a move only once it is committed.
+
+A change is one transaction that bumps the game's version with
+``UPDATE games SET version = version + 1 ... WHERE id = :id AND version = :seen``: a second
+writer (another request, another server process) that read the same version updates no
+row and changes nothing (:class:`Conflict`), so no move is ever played twice. The
+decision's primary key ``(game_id, idx)`` says the same a second time.
+
+There is one schema (version :data:`SCHEMA_VERSION`, recorded in the ``meta`` table);
+``metadata.create_all`` makes it. Migrations (Alembic) will be needed by the first change
+of the schema, not before: a database of another schema version is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    and_,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.pool import StaticPool
+
+from splendor.errors import ConfigError
+
+SCHEMA_VERSION = 1
+"""The schema this code reads and writes."""
+
+metadata = MetaData()
+
+meta = Table(
+    "meta",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("variant", String(16), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("start", Text, nullable=False),
+    Column("bot", String(64), nullable=False),
+    Column("ai_seats", Text, nullable=False, doc="JSON list of the AI's seats"),
+    Column(
+        "tokens",
+        Text,
+        nullable=False,
+        doc="JSON list, per seat, of the SHA-256 (hex) of its token; null for an AI seat",
+    ),
+    Column("spectator", String(64), nullable=False, doc="SHA-256 (hex) of the spectator token"),
+    Column("version", Integer, nullable=False),
+    Column("steps", Integer, nullable=False),
+    Column("current", Integer, nullable=True),
+    Column("ai_to_move", Boolean, nullable=False, index=True),
+    Column("over", Boolean, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+decisions = Table(
+    "decisions",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("action", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("by_ai", Boolean, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("note", Text, nullable=True, doc="JSON of the AI's note on its move"),
+)
+
+
+class Conflict(RuntimeError):
+    """The game changed since the version a writer read: nothing was written."""
+
+
+class SchemaMismatch(ConfigError):
+    """The database holds another schema version than this code's."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game's row: everything but its decisions."""
+
+    id: str
+    variant: str
+    players: int
+    start: str
+    bot: str
+    ai_seats: tuple[int, ...]
+    tokens: tuple[str | None, ...]
+    spectator: str
+    version: int
+    steps: int
+    current: int | None
+    ai_to_move: bool
+    over: bool
+    created: float
+    updated: float
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRow:
+    idx: int
+    action: int
+    seat: int
+    by_ai: bool
+    text: str
+    note: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """What a change leaves: the fields of the game row that follow its state."""
+
+    steps: int
+    current: int | None
+    ai_to_move: bool
+    over: bool
+
+
+def default_path() -> Path:
+    """``$XDG_DATA_HOME/splendor/games.sqlite3`` (``~/.local/share/splendor/...``)."""
+    home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(home) / "splendor" / "games.sqlite3"
+
+
+def engine_url(db: str) -> tuple[str, bool]:
+    """The SQLAlchemy URL for ``db`` (a path, ``sqlite://...`` or ``postgresql://...``) and
+    whether it is SQLite."""
+    if db.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + db.split("://", 1)[1], False
+    if db.startswith("postgresql+"):
+        return db, False
+    if db.startswith("sqlite:"):
+        return db, True
+    path = Path(db).expanduser()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path}", True
+
+
+def _row(r: Any) -> GameRow:
+    return GameRow(
+        id=r.id,
+        variant=r.variant,
+        players=r.players,
+        start=r.start,
+        bot=r.bot,
+        ai_seats=tuple(json.loads(r.ai_seats)),
+        tokens=tuple(json.loads(r.tokens)),
+        spectator=r.spectator,
+        version=r.version,
+        steps=r.steps,
+        current=r.current,
+        ai_to_move=bool(r.ai_to_move),
+        over=bool(r.over),
+        created=r.created,
+        updated=r.updated,
+    )
+
+
+class Store:
+    """The games of one database (blocking calls; each commits before it returns)."""
+
+    def __init__(self, db: str = "sqlite://") -> None:
+        url, self.sqlite = engine_url(db)
+        self.memory = self.sqlite and url in ("sqlite://", "sqlite:///:memory:")
+        kwargs: dict[str, Any] = {}
+        if self.memory:
+            # One connection shared by every thread (the app runs one DB thread for SQLite).
+            kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
+        elif self.sqlite:
+            kwargs = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+        else:
+            kwargs = {"pool_size": 8, "max_overflow": 8, "pool_pre_ping": True}
+        self.engine: Engine = create_engine(url, **kwargs)
+        if self.sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        try:
+            self._create()
+        except SQLAlchemyError as exc:
+            cause = getattr(exc, "orig", None) or exc
+            first = (str(cause).splitlines() or [""])[0]
+            where = db.split("@")[-1] if "://" in db else db  # never the password
+            raise ConfigError(
+                f"cannot open the games database {where}: {type(cause).__name__} {first}"
+            ) from None
+
+    def _create(self) -> None:
+        with self.engine.begin() as c:
+            metadata.create_all(c)
+        try:
+            with self.engine.begin() as c:
+                c.execute(insert(meta).values(key="schema", value=str(SCHEMA_VERSION)))
+        except IntegrityError:
+            pass  # recorded by an earlier start (or another process just now)
+        with self.engine.connect() as c:
+            found = c.execute(select(meta.c.value).where(meta.c.key == "schema")).scalar_one()
+        if found != str(SCHEMA_VERSION):
+            raise SchemaMismatch(
+                f"the database holds schema version {found}; this server reads {SCHEMA_VERSION}"
+            )
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ---- reads -----------------------------------------------------------------------
+
+    def game(self, game_id: str) -> GameRow | None:
+        with self.engine.connect() as c:
+            r = c.execute(select(games).where(games.c.id == game_id)).first()
+        return None if r is None else _row(r)
+
+    def decisions(self, game_id: str, steps: int | None = None) -> list[DecisionRow]:
+        q = select(decisions).where(decisions.c.game_id == game_id)
+        if steps is not None:
+            q = q.where(decisions.c.idx < steps)
+        with self.engine.connect() as c:
+            rows = c.execute(q.order_by(decisions.c.idx)).all()
+        return [DecisionRow(r.idx, r.action, r.seat, bool(r.by_ai), r.text, r.note) for r in rows]
+
+    def versions(self, ids: Sequence[str]) -> dict[str, int]:
+        """The versions of the games ``ids`` (those that exist)."""
+        if not ids:
+            return {}
+        with self.engine.connect() as c:
+            rows = c.execute(select(games.c.id, games.c.version).where(games.c.id.in_(ids)))
+            return {r.id: r.version for r in rows}
+
+    def ai_waiting(self, older_than: float, limit: int = 100) -> list[str]:
+        """Games whose AI seat is to decide and that have not changed for ``older_than`` s."""
+        q = (
+            select(games.c.id)
+            .where(and_(games.c.ai_to_move, games.c.updated <= time.time() - older_than))
+            .order_by(games.c.updated)
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            return [r.id for r in c.execute(q)]
+
+    def count(self) -> int:
+        with self.engine.connect() as c:
+            return len(c.execute(select(games.c.id)).all())
+
+    # ---- writes ----------------------------------------------------------------------
+
+    def create(self, row: GameRow, moves: Sequence[DecisionRow]) -> None:
+        """Store a new game and its decisions (a loaded game has some)."""
+        values = {
+            **{k: getattr(row, k) for k in GameRow.__slots__},
+            "ai_seats": json.dumps(list(row.ai_seats)),
+            "tokens": json.dumps(list(row.tokens)),
+        }
+        with self.engine.begin() as c:
+            c.execute(insert(games).values(**values))
+            self._insert(c, row.id, moves)
+
+    def append(self, game_id: str, seen: int, move: DecisionRow, after: Position) -> int:
+        """Add decision ``move`` to the game at version ``seen``; returns the new version.
+
+        Raises:
+            Conflict: the game is not at version ``seen`` any more (nothing written).
+        """
+        with self.engine.begin() as c:
+            self._bump(c, game_id, seen, after)
+            try:
+                self._insert(c, game_id, [move])
+            except IntegrityError:
+                raise Conflict(f"decision {move.idx} of game {game_id} exists") from None
+        return seen + 1
+
+    def truncate(self, game_id: str, seen: int, keep: int, after: Position) -> int:
+        """Keep the first ``keep`` decisions of the game at version ``seen`` (an undo)."""
+        with self.engine.begin() as c:
+            self._bump(c, game_id, seen, after)
+            c.execute(
+                delete(decisions).where(
+                    and_(decisions.c.game_id == game_id, decisions.c.idx >= keep)
+                )
+            )
+        return seen + 1
+
+    @staticmethod
+    def _bump(c: Connection, game_id: str, seen: int, after: Position) -> None:
+        done = c.execute(
+            update(games)
+            .where(and_(games.c.id == game_id, games.c.version == seen))
+            .values(
+                version=games.c.version + 1,
+                steps=after.steps,
+                current=after.current,
+                ai_to_move=after.ai_to_move,
+                over=after.over,
+                updated=time.time(),
+            )
+        )
+        if done.rowcount != 1:
+            raise Conflict(f"game {game_id} is not at version {seen} any more")
+
+    @staticmethod
+    def _insert(c: Connection, game_id: str, moves: Sequence[DecisionRow]) -> None:
+        if moves:
+            c.execute(
+                insert(decisions),
+                [
+                    {
+                        "game_id": game_id,
+                        "idx": d.idx,
+                        "action": d.action,
+                        "seat": d.seat,
+                        "by_ai": d.by_ai,
+                        "text": d.text,
+                        "note": d.note,
+                    }
+                    for d in moves
+                ],
+            )
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL (readers never wait for the writer), every commit synced to disk, and a writer
+    waits up to 30 s for another's lock instead of failing."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,346 @@
+"""The tables a server holds: games in the database, seats behind secret tokens, AI seats
+played by the server itself.
+
+Every database call runs on a thread pool of its own (one thread for SQLite, which
+writes one transaction at a time anyway; several for PostgreSQL), never on the event
+loop. A change of a game runs under this process's lock for that game and is committed
+with the version check of :meth:`Store.append`, so another server process acting on the
+same game at the same time makes one of the two fail (409 ``game_changed``), never a
+double move. Replayed games are cached by id and version (at most ``max_games``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import splendor
+from splendor.web.ai import Plan, ServerLimits, choose, plan_move
+from splendor.web.events import POLL_S, Hub
+from splendor.web.games import Game, GameChanged
+from splendor.web.models import Considered, MoveResponse
+from splendor.web.store import Conflict, GameRow, Store
+
+T = TypeVar("T")
+log = logging.getLogger("splendor.web")
+
+AI_STALE_S = 15.0
+"""A game whose AI seat has been to decide this long without a change is picked up by any
+server process's poller (its own process may have died); a double search costs time only."""
+
+PICKUP_S = 2.0
+"""How often the poller looks for such games."""
+
+_NO_GAME = hashlib.sha256(b"no such game").hexdigest()
+
+
+class TokenRequired(PermissionError):
+    """No token, or not one the server could read (401)."""
+
+
+class WrongToken(PermissionError):
+    """Not a token of this game, or no such game: one answer for both (403)."""
+
+
+class SpectatorOnly(PermissionError):
+    """A spectator's token where a seat's is needed (403)."""
+
+
+class SaveRefused(PermissionError):
+    """The save holds the hidden cards: only the table's only person, or anyone after (403)."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def bearer(header: str | None) -> str:
+    """The token of an ``Authorization: Bearer <token>`` header."""
+    if header is None:
+        raise TokenRequired("this needs the seat's token: Authorization: Bearer <token>")
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 256:
+        raise TokenRequired("the Authorization header must be 'Bearer <token>'")
+    return token
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """Who a token is: a seat (``seat``) or a spectator (``seat is None``)."""
+
+    row: GameRow
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class NewTokens:
+    seats: list[str | None]
+    spectator: str
+
+
+def think(view: str, plan: Plan, seed: int) -> MoveResponse:
+    """The AI's move from a seat's ``view`` (blocking: runs on a worker)."""
+    return choose(splendor.from_view(view, seed=seed), plan, seed)
+
+
+def _ai_plays(
+    seat: int, action: int, note: tuple[float | None, list[Considered]], game: Game
+) -> None:
+    game.apply(seat, action, note)
+
+
+class Tables:
+    """The games of one database as this process serves them."""
+
+    def __init__(self, store: Store, limits: ServerLimits, ai_pool: ThreadPoolExecutor) -> None:
+        self.store = store
+        self.limits = limits
+        self.ai_pool = ai_pool
+        self.db = ThreadPoolExecutor(
+            max_workers=1 if store.sqlite else 8, thread_name_prefix="splendor-db"
+        )
+        self.cache: OrderedDict[str, Game] = OrderedDict()
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        self.hub = Hub()
+        self.ai_tasks: dict[str, asyncio.Task[None]] = {}
+        self._poller: asyncio.Task[None] | None = None
+        self.ai_moves = 0
+        """AI moves this process committed (tests and the load bench read it)."""
+
+    # ---- plumbing ------------------------------------------------------------------
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run the blocking ``fn(*args)`` on the database threads."""
+        return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
+
+    @asynccontextmanager
+    async def locked(self, game_id: str) -> AsyncIterator[None]:
+        """This process's lock on ``game_id`` (changes of one game run one at a time)."""
+        lock, users = self._locks.get(game_id, (asyncio.Lock(), 0))
+        self._locks[game_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[game_id]
+            if users == 1:
+                del self._locks[game_id]
+            else:
+                self._locks[game_id] = (lock, users - 1)
+
+    def remember(self, game: Game) -> None:
+        old = self.cache.get(game.game_id)
+        if old is not None and old.version > game.version:
+            return
+        self.cache[game.game_id] = game
+        self.cache.move_to_end(game.game_id)
+        while len(self.cache) > self.limits.max_games:
+            self.cache.popitem(last=False)
+
+    async def game(self, row: GameRow) -> Game:
+        """The game at ``row``'s version: from the cache, or read back and replayed."""
+        cached = self.cache.get(row.id)
+        if cached is not None and cached.version == row.version:
+            self.cache.move_to_end(row.id)
+            return cached
+
+        def read() -> Game:
+            return Game.restore(
+                row.id,
+                row.start,
+                list(row.ai_seats),
+                row.bot,
+                self.limits.max_decisions,
+                row.version,
+                self.store.decisions(row.id, row.steps),
+            )
+
+        game = await self.call(read)
+        self.remember(game)
+        return game
+
+    async def row(self, game_id: str) -> GameRow | None:
+        return await self.call(self.store.game, game_id)
+
+    async def access(self, game_id: str, authorization: str | None) -> Access:
+        """Who the request's token is at ``game_id`` (401 without one, 403 if it is wrong)."""
+        token = bearer(authorization)
+        row = await self.row(game_id)
+        hashes: list[str | None] = [_NO_GAME] if row is None else [*row.tokens, row.spectator]
+        given = token_hash(token)
+        found: int | None = None
+        # Every hash compared, in constant time, whatever matches.
+        for i, h in enumerate(hashes):
+            if h is not None and hmac.compare_digest(h, given):
+                found = i
+        if row is None or found is None:
+            raise WrongToken("this token is not one of this game's (or there is no such game)")
+        return Access(row, None if found == row.players else found)
+
+    # ---- changes --------------------------------------------------------------------
+
+    async def create(self, game: Game) -> NewTokens:
+        """Store a new game (dealt or loaded) with fresh tokens; the AI starts if it is to."""
+        seats: list[str | None] = [
+            None if s in game.ai_seats else secrets.token_urlsafe(32) for s in range(game.players)
+        ]
+        spectator = secrets.token_urlsafe(32)
+        now = time.time()
+        where = game.position()
+        row = GameRow(
+            id=game.game_id,
+            variant=str(game.state.variant),
+            players=game.players,
+            start=game.start,
+            bot=game.bot,
+            ai_seats=tuple(game.ai_seats),
+            tokens=tuple(None if t is None else token_hash(t) for t in seats),
+            spectator=token_hash(spectator),
+            version=0,
+            steps=where.steps,
+            current=where.current,
+            ai_to_move=where.ai_to_move,
+            over=where.over,
+            created=now,
+            updated=now,
+        )
+        moves = [game.decision(i) for i in range(game.steps)]
+        await self.call(self.store.create, row, moves)
+        game.version = 0
+        self.remember(game)
+        self.after_change(game)
+        return NewTokens(seats, spectator)
+
+    async def change(
+        self, game_id: str, seen: int | None, act: Callable[[Game], int | None]
+    ) -> Game:
+        """Apply ``act`` to the game and commit it (``act`` returns the decisions it kept
+        after an undo, None after a move); ``seen``: the version the client acted on."""
+        async with self.locked(game_id):
+            row = await self.row(game_id)
+            if row is None:  # pragma: no cover - games are never deleted
+                raise WrongToken("no such game")
+            if seen is not None and seen != row.version:
+                raise GameChanged(
+                    f"the game is at version {row.version}, not {seen}: it changed since"
+                )
+            game = await self.game(row)
+            kept = act(game)  # raises (nothing changed) or changes the game in memory
+            try:
+                if kept is None:
+                    await self.call(
+                        self.store.append,
+                        game_id,
+                        row.version,
+                        game.decision(game.steps - 1),
+                        game.position(),
+                    )
+                else:
+                    await self.call(
+                        self.store.truncate, game_id, row.version, kept, game.position()
+                    )
+            except Conflict:
+                self.cache.pop(game_id, None)
+                raise GameChanged(
+                    "the game changed (another server process moved first): nothing was played"
+                ) from None
+            except BaseException:
+                self.cache.pop(game_id, None)  # the commit's fate is unknown: read it back
+                raise
+            game.version = row.version + 1
+            self.remember(game)
+        self.after_change(game)
+        return game
+
+    def after_change(self, game: Game) -> None:
+        self.hub.notify(game.game_id, game.version)
+        if game.thinking:
+            self.schedule_ai(game.game_id)
+
+    # ---- the AI's seats -------------------------------------------------------------
+
+    def schedule_ai(self, game_id: str) -> None:
+        """Play the game's AI seats while one is to decide (one task per game here)."""
+        if self.hub.closed:
+            return
+        task = self.ai_tasks.get(game_id)
+        if task is not None and not task.done():
+            return
+        task = asyncio.get_running_loop().create_task(self._play_ai(game_id))
+        self.ai_tasks[game_id] = task
+        task.add_done_callback(lambda t: self._ai_done(game_id, t))
+
+    def _ai_done(self, game_id: str, task: asyncio.Task[None]) -> None:
+        if self.ai_tasks.get(game_id) is task:
+            del self.ai_tasks[game_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("the AI of game %s failed", game_id, exc_info=task.exception())
+
+    async def _play_ai(self, game_id: str) -> None:
+        while not self.hub.closed:
+            row = await self.row(game_id)
+            if row is None or not row.ai_to_move:
+                return
+            game = await self.game(row)
+            seat = game.current
+            if seat is None or seat not in game.ai_seats:  # pragma: no cover - row says so
+                return
+            plan = plan_move(game.bot, None, None, self.limits, (row.variant, row.players))
+            view, seed = game.state.to_json(seat), row.version
+            # The AI searches from its seat's view only, like a client of /move.
+            result = await asyncio.get_running_loop().run_in_executor(
+                self.ai_pool, think, view, plan, seed
+            )
+            play = functools.partial(
+                _ai_plays, seat, result.action_id, (result.win_estimate, result.considered)
+            )
+            try:
+                await self.change(game_id, row.version, play)
+            except GameChanged:
+                continue  # someone else moved (an undo, another process): think again
+            self.ai_moves += 1
+
+    # ---- the poller -----------------------------------------------------------------
+
+    def start(self) -> None:
+        self._poller = asyncio.get_running_loop().create_task(self._poll())
+
+    async def _poll(self) -> None:
+        """Wake the streams of games changed by other processes; pick up AI seats that no
+        process plays (at once at startup, then those unchanged for ``AI_STALE_S``)."""
+        stale = 0.0
+        last_pickup = -PICKUP_S
+        while not self.hub.closed:
+            try:
+                await self.hub.poll(lambda ids: self.call(self.store.versions, ids))
+                if time.monotonic() - last_pickup >= PICKUP_S:
+                    last_pickup = time.monotonic()
+                    for game_id in await self.call(self.store.ai_waiting, stale):
+                        self.schedule_ai(game_id)
+                    stale = AI_STALE_S
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # pragma: no cover - a database hiccup: try again next round
+                log.exception("the poller's query failed")
+            await asyncio.sleep(POLL_S)
+
+    async def close(self) -> None:
+        self.hub.close()
+        tasks = [t for t in (self._poller, *self.ai_tasks.values()) if t is not None]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.db.shutdown(wait=True)
+        self.store.close()
