@@ -14,7 +14,7 @@ import splendor.reference as ref
 from engines import ENGINES
 from splendor import render
 from splendor.cli import main
-from splendor.render.svg import _card_title
+from splendor.render.svg import LIGHT_FILLS, NO_COLOUR, PALETTE, SHAPES, _card_title, _mix
 
 SVG = "{http://www.w3.org/2000/svg}"
 SETUPS = [("base", 2), ("base", 4), ("duel", 2), ("marvel", 3)]
@@ -67,16 +67,85 @@ def test_svg_never_shows_what_the_viewer_cannot_see(variant: str, players: int) 
 
 @pytest.mark.parametrize(("variant", "players"), SETUPS)
 def test_every_gem_carries_its_letter(variant: str, players: int) -> None:
-    root = ET.fromstring(str(render.svg_board(midgame(variant, players), 0)))
-    letters = {k.letter for k in render.board_of(midgame(variant, players), 0).kinds}
-    for group in root.iter(f"{SVG}g"):
-        children = list(group)
-        for i, child in enumerate(children):
-            if child.tag in (f"{SVG}circle", f"{SVG}rect") and i + 1 < len(children):
+    """Every gem drawn (a token, a cost pip, a bonus, a card's bonus, the key) is its kind's
+    symbol followed at once by a text ending in the kind's letter, in dark ink on a light
+    fill and white ink on a dark one."""
+    state = midgame(variant, players)
+    letters = {k.letter for k in render.board_of(state, 0).kinds}
+    for viewer in (0, None, render.PUBLIC):
+        root = ET.fromstring(str(render.svg_board(state, viewer, last=(0, "pass"))))
+        gems = 0
+        for group in root.iter():
+            children = list(group)
+            for i, child in enumerate(children):
+                if child.tag != f"{SVG}use":
+                    continue
+                href = child.get("href") or ""
+                assert href[:3] == f"#g{variant[0]}" and href[3] in letters, href
                 label = children[i + 1]
-                if child.tag == f"{SVG}circle":
-                    assert label.tag == f"{SVG}text"
-                    assert label.text and label.text[-1].lower() in letters
+                assert label.tag == f"{SVG}text" and label.text, href
+                assert label.text[-1].lower() == href[3], (href, label.text)
+                fill = PALETTE[variant][href[3]]
+                ink = "#111111" if fill in LIGHT_FILLS else "#ffffff"
+                assert contrast(ink, fill) >= 4.5, (fill, ink)
+                assert ("sbk" if ink == "#111111" else "sbw") in (label.get("class") or "")
+                gems += 1
+        assert gems > 40
+
+
+def luminance(colour: str) -> float:
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(int(colour.lstrip("#")[i : i + 2], 16)) for i in (0, 2, 4))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_each_kind_has_its_own_shape_colour_and_letter() -> None:
+    """Colour is never the only cue: within a variant no two kinds share a shape or a fill,
+    and every kind has a symbol of its shape and fill."""
+    for variant, kinds in render.tables.KINDS.items():
+        letters = [k.letter for k in kinds]
+        shapes = [SHAPES[variant][letter] for letter in letters]
+        fills = [PALETTE[variant][letter] for letter in letters]
+        assert len(set(shapes)) == len(shapes) == len(set(letters)), variant
+        assert len(set(fills)) == len(fills), variant
+        state = splendor.new_game(variant, seed=1)
+        defs = ET.fromstring(str(render.svg_board(state, 0))).find(f"{SVG}defs")
+        assert defs is not None
+        symbols = {s.get("id"): s for s in defs.iter(f"{SVG}symbol")}
+        for letter in letters:
+            outline = symbols[f"g{variant[0]}{letter}"].find(f"{SVG}path")
+            assert outline is not None and outline.get("fill") == PALETTE[variant][letter]
+        outlines = {s.find(f"{SVG}path").get("d") for s in symbols.values()}  # type: ignore[union-attr]
+        assert len(outlines) == len(letters)
+
+
+@pytest.mark.parametrize("variant", ["base", "duel", "marvel"])
+def test_cards_read_dark_on_their_tints(variant: str) -> None:
+    """A card's points and words are dark ink on its colour's tint."""
+    for fill in [*PALETTE[variant].values(), NO_COLOUR]:
+        assert contrast("#111111", _mix(fill, 0.45)) >= 4.5, fill
+        assert contrast("#111111", _mix(fill, 0.86)) >= 7, fill
+
+
+def test_a_card_looks_like_a_card() -> None:
+    state = splendor.new_game("base", seed=1)
+    svg = ET.fromstring(str(render.svg_board(state, 0)))
+    card = next(g for g in svg.iter(f"{SVG}g") if g.get("data-pick") == "1.1")
+    frame = card.find(f"{SVG}rect")
+    assert frame is not None and frame.get("rx") == "8"
+    face = render.board_of(state, 0).rows[2].slots[0].card
+    assert face is not None
+    uses = [u.get("href") for u in card.iter(f"{SVG}use")]
+    # the bonus gem in the corner, then one gem per cost kind
+    assert uses == [f"#gb{face.colour}"] + [f"#gb{c.letter}" for c in face.cost]
 
 
 def test_both_engines_draw_the_same_board() -> None:
