@@ -344,3 +344,24 @@ def test_every_tile_and_token_can_be_marked_last() -> None:
     assert render.last_marks(duel, 1, "steal w") == {"seat 1", "seat 1 token w", "seat 0 token w"}
     assert render.last_marks(duel, 0, "replenish") == {"seat 0", "grid"}
     assert render.last_marks(duel, 0, "joker g") == {"seat 0", "seat 0 bonus G"}
+
+
+def test_legal_picks_are_marked() -> None:
+    """Every ``data-pick`` named in ``legal`` gets class ``legal`` (cards, decks, reserves,
+    tiles, bank tokens, Duel cells), and no other."""
+
+    def marked(svg: str) -> set[str]:
+        groups = ET.fromstring(svg).iter(f"{SVG}g")
+        return {g.get("data-pick") or "" for g in groups if "legal" in (g.get("class") or "")}
+
+    base = midgame("base", 2)
+    board = render.board_of(base, 0)
+    picks = {"1.1", "deck 1", "reserved 1", "token w", board.tiles[0].label}
+    assert marked(render.svg_board(base, 0, legal=picks)) == picks
+    assert marked(render.svg_board(base, 0, legal=picks, last=(0, "take w"))) == picks
+    # "reserved 1" is the viewer's own reserve: seat 1's for seat 1, never another's.
+    svg = str(render.svg_board(base, 1, legal=["reserved 1"]))
+    legal = [g for g in ET.fromstring(svg).iter(f"{SVG}g") if "legal" in (g.get("class") or "")]
+    assert [g.get("data-key") for g in legal] == ["seat 1 reserved 1"]
+    duel = splendor.new_game("duel", seed=4)
+    assert marked(render.svg_board(duel, 0, legal=["cell a1", "cell b1"])) == {"cell a1", "cell b1"}

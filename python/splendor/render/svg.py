@@ -22,7 +22,8 @@ cell ``cell a1``, a tile ``noble 4``) and a ``<title>`` tooltip; the web page us
 them to turn clicks into actions. A seat's parts carry ``data-key`` (``seat 1``,
 ``seat 1 token w``, ``seat 1 bonus W``, ``seat 1 reserved 2``, ``seat 1 owns noble
 4``; the Duel bag ``bag w`` and board ``grid``), and the places the last decision
-touched (``last=``, :func:`~splendor.render.last.last_marks`) get ``class="last"``.
+touched (``last=``, :func:`~splendor.render.last.last_marks`) get ``class="last"``, and
+the picks playable now (``legal=``) ``class="legal"``.
 The gems are ``<symbol>``\\s drawn once and placed with ``<use>``, and the styles are
 classes, which keeps the picture small. Pure functions, modelled on ``chess.svg``.
 """
@@ -260,12 +261,10 @@ def _chip(variant: str, x: float, y: float, letter: str, label: str, w: float = 
     )
 
 
-def _group(
-    pick: str | None, title: str, body: str, *, legal_class: str = "", key: str | None = None
-) -> str:
+def _group(pick: str | None, title: str, body: str, *, key: str | None = None) -> str:
     """A group with a tooltip; ``pick``: what a click names; ``key``: its name for ``last``."""
     attrs = f' data-key="{escape(key)}"' if key else ""
-    attrs += f' data-pick="{escape(pick)}" class="pick{legal_class}"' if pick else ""
+    attrs += f' data-pick="{escape(pick)}" class="pick"' if pick else ""
     return f"<g{attrs}><title>{escape(title)}</title>{body}</g>"
 
 
@@ -607,7 +606,6 @@ def board_svg(
     """
     marks: frozenset[str] = frozenset() if last is None else last_marks(board, *last)
     names = dict(names or {})
-    legal_set = set(legal)
     v = board.variant
     out: list[str] = []
     turn = f"round {board.round}, turn {board.turn}" if board.round else f"turn {board.turn}"
@@ -634,10 +632,7 @@ def board_svg(
         for i, tile in enumerate(board.tiles):
             tx = left_x + (i % 4) * 158
             ty = y + 20 + (i // 4) * 84
-            g = _tile(tile, tx, ty, v)
-            if tile.label in legal_set:
-                g = g.replace('class="pick"', 'class="pick legal"', 1)
-            out.append(g)
+            out.append(_tile(tile, tx, ty, v))
         y += 20 + ((len(board.tiles) + 3) // 4) * 84
     y += 10
     for row in board.rows:
@@ -648,20 +643,10 @@ def board_svg(
             else f'<rect x="{left_x}" y="{y + 14}" width="84" height="{CARD_H}" rx="8" fill="none" '
             f'stroke="#bbb" stroke-dasharray="5 4"/>'
         )
-        out.append(
-            _group(
-                deck_pick,
-                f"level {row.level} deck: {row.deck} cards",
-                deck_body,
-                legal_class=" legal" if deck_pick in legal_set else "",
-            )
-        )
+        out.append(_group(deck_pick, f"level {row.level} deck: {row.deck} cards", deck_body))
         for i, slot in enumerate(row.slots):
             sx = left_x + 96 + i * (CARD_W + 8)
-            g = _slot(slot, sx, y + 14, variant=v, pick=slot.label if slot.card else None)
-            if slot.label in legal_set:
-                g = g.replace('class="pick"', 'class="pick legal"')
-            out.append(g)
+            out.append(_slot(slot, sx, y + 14, variant=v, pick=slot.label if slot.card else None))
         y += CARD_H + 22
     left_bottom = y
 
@@ -672,13 +657,6 @@ def board_svg(
         sy += CARD_H + 32
     for seat in board.seats:
         g, h = _seat(board, seat, seat_x, sy, names)
-        if seat.is_viewer:
-            for i in range(len(seat.reserved)):
-                pick = f"reserved {i + 1}"
-                if pick in legal_set:
-                    g = g.replace(
-                        f'data-pick="{pick}" class="pick"', f'data-pick="{pick}" class="pick legal"'
-                    )
         out.append(g)
         sy += h + 10
     y = max(left_bottom, sy) + 6
@@ -703,7 +681,7 @@ def board_svg(
         f'role="img" aria-label="{escape(board.title)} board seen by {viewer}">'
         f"<title>{escape(board.title)}: {escape(status)}</title>{defs}"
         f'<rect width="{WIDTH}" height="{height:g}" fill="#fffaf0"/>'
-        + _mark("".join(out), marks)
+        + _classify("".join(out), frozenset(legal), marks)
         + "</svg>"
     )
 
@@ -712,18 +690,26 @@ _G_TAG = re.compile(r"<g( [^>]*)>")
 _ATTR = re.compile(r' (data-key|data-pick|class)="([^"]*)"')
 
 
-def _mark(svg: str, marks: frozenset[str]) -> str:
-    """``svg`` with ``last`` added to the class of every group whose key or pick is marked."""
-    if not marks:
+def _classify(svg: str, legal: frozenset[str], marks: frozenset[str]) -> str:
+    """``svg`` with ``legal`` added to the class of every group whose pick is in ``legal``,
+    and ``last`` to every group whose key or pick is in ``marks``."""
+    if not legal and not marks:
         return svg
 
     def one(m: re.Match[str]) -> str:
         attrs = dict(_ATTR.findall(m[1]))
-        keys = {unescape(attrs.get("data-key", "")), unescape(attrs.get("data-pick", ""))}
-        if not keys & marks:
+        pick = unescape(attrs.get("data-pick", ""))
+        keys = {unescape(attrs.get("data-key", "")), pick}
+        classes = attrs.get("class", "").split()
+        if pick and pick in legal and "legal" not in classes:
+            classes.append("legal")
+        if keys & marks:
+            classes.append("last")
+        if classes == attrs.get("class", "").split():
             return m[0]
+        cls = f' class="{" ".join(classes)}"'
         if "class" in attrs:
-            return m[0].replace(f' class="{attrs["class"]}"', f' class="{attrs["class"]} last"')
-        return f'<g{m[1]} class="last">'
+            return m[0].replace(f' class="{attrs["class"]}"', cls)
+        return f"<g{m[1]}{cls}>"
 
     return _G_TAG.sub(one, svg)
