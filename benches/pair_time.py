@@ -1,12 +1,16 @@
 """Time per move of bot specs, timed alternately on the same positions.
 
-    python benches/pair_time.py VARIANT PLAYERS SPEC [SPEC ...]
+    python benches/pair_time.py [--whole-games] VARIANT PLAYERS SPEC [SPEC ...]
 
 On a shared machine the load moves from minute to minute, so timing one bot and then another
 compares two loads; here each position is searched by every bot in turn, and the medians and the
 median per-position ratio of the second spec to the first are printed (docs/training.md uses this
 to give a network search the time of ``mcts:1000``). The positions are the decisions with two or
-more legal actions of four ``GreedyBot`` games, 20 from each.
+more legal actions of four ``GreedyBot`` games, 20 from each: by default their first 20, where
+rollouts are longest. With ``--whole-games`` the positions are every decision with a choice of four
+whole games played by the specs themselves (seats rotated), which is what "equal time over whole
+games" means: a rollout gets shorter as the game nears its end, a network evaluation does not,
+and games between strong bots are longer than greedy ones.
 """
 
 from __future__ import annotations
@@ -18,30 +22,61 @@ import time
 import splendor
 from splendor.play import make_bot
 
+State = splendor.BaseState | splendor.DuelState | splendor.MarvelState
+PER_GAME = 20
 
-def positions(
-    variant: str, players: int
-) -> list[splendor.BaseState | splendor.DuelState | splendor.MarvelState]:
-    states: list[splendor.BaseState | splendor.DuelState | splendor.MarvelState] = []
+
+def positions(variant: str, players: int) -> list[State]:
+    """The first 20 decisions with a choice of four ``GreedyBot`` games."""
+    states: list[State] = []
     for seed in range(4):
         state = splendor.new_game(variant, players=players, seed=seed)
         bot = splendor.GreedyBot(seed=seed)
-        while not state.is_terminal() and len(states) < 20 * (seed + 1):
+        while not state.is_terminal() and len(states) < PER_GAME * (seed + 1):
             if len(state.legal_actions()) > 1:
                 states.append(state.clone())
             state.apply(bot.act(state))
     return states
 
 
-def main() -> None:
-    variant, players, specs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-    bots = [make_bot(spec, 1, variant, players) for spec in specs]
+def time_whole_games(variant: str, players: int, specs: list[str]) -> list[list[float]]:
+    """Every decision with a choice of four games played by the specs themselves (seat ``k``
+    plays ``specs[(k + game) % len(specs)]``), each searched by every spec in turn."""
     times: list[list[float]] = [[] for _ in specs]
-    for state in positions(variant, players):
-        for bot, spent in zip(bots, times, strict=True):
-            start = time.perf_counter()
-            bot.act(state)
-            spent.append(time.perf_counter() - start)
+    for seed in range(4):
+        bots = [make_bot(spec, seed, variant, players) for spec in specs]
+        state = splendor.new_game(variant, players=players, seed=seed)
+        while not state.is_terminal():
+            seat = int(state.current_player)
+            chosen = None
+            for k, (bot, spent) in enumerate(zip(bots, times, strict=True)):
+                start = time.perf_counter()
+                action = bot.act(state)
+                elapsed = time.perf_counter() - start
+                if len(state.legal_actions()) > 1:
+                    spent.append(elapsed)
+                if k == (seat + seed) % len(specs):
+                    chosen = action
+            assert chosen is not None
+            state.apply(chosen)
+    return times
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    whole_games = "--whole-games" in args
+    args = [a for a in args if a != "--whole-games"]
+    variant, players, specs = args[0], int(args[1]), args[2:]
+    if whole_games:
+        times = time_whole_games(variant, players, specs)
+    else:
+        bots = [make_bot(spec, 1, variant, players) for spec in specs]
+        times = [[] for _ in specs]
+        for state in positions(variant, players):
+            for bot, spent in zip(bots, times, strict=True):
+                start = time.perf_counter()
+                bot.act(state)
+                spent.append(time.perf_counter() - start)
     for spec, spent in zip(specs, times, strict=True):
         print(
             f"{spec}: median {statistics.median(spent) * 1000:.2f} ms over {len(spent)} positions"
