@@ -209,7 +209,8 @@ def test_save_load_and_replay(client: TestClient) -> None:
     from splendor import render
 
     state = tables(client).cache[table.id].replay(2)
-    assert frame["svg"] == str(render.svg_board(state, 0, names={1: "AI"}))
+    last = (game["log"][1]["seat"], game["log"][1]["action"])
+    assert frame["svg"] == str(render.svg_board(state, 0, names={1: "AI"}, last=last))
     error(
         client.get(f"/api/v1/games/{table.id}/replay", params={"step": 999}, headers=table.auth(0)),
         422,

@@ -150,8 +150,9 @@ def test_a_seat_sees_its_view_and_a_spectator_the_public_one(client: TestClient)
     frame = client.get(
         f"/api/v1/games/{table.id}/replay", params={"step": step}, headers=table.auth(None)
     ).json()
-    past = tables(client).cache[table.id].replay(step)
-    assert frame["svg"] == str(render.svg_board(past, render.PUBLIC, names=names))
+    held = tables(client).cache[table.id]
+    past, last = held.replay(step), held.last(step)
+    assert frame["svg"] == str(render.svg_board(past, render.PUBLIC, names=names, last=last))
     assert "(you)" not in spectator["text"]
 
 

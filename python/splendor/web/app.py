@@ -464,7 +464,7 @@ def create_app(limits: ServerLimits | None = None, db: str | Store = "sqlite://"
         if step > steps:
             raise ConfigError(f"step {step} is past the {steps} decisions of this game")
         # A spectator sees the public boards until the game is over, then everything.
-        svg = board_svg(game, game.replay(step), who.seat, live=False)
+        svg = board_svg(game, game.replay(step), who.seat, step=step)
         return m.ReplayFrame(
             step=step, steps=steps, svg=svg, action=game.texts[step - 1] if step else None
         )
@@ -567,7 +567,7 @@ def create_app(limits: ServerLimits | None = None, db: str | Store = "sqlite://"
             thinking=game.thinking,
             last=last,
             view=json.loads(view_json(game, state, viewer)),
-            svg=board_svg(game, state, viewer, live=True),
+            svg=board_svg(game, state, viewer),
             text=board_text(game, state, viewer),
             legal=legal,
             result=game.result(),

@@ -327,11 +327,13 @@ class Game:
             if s in self.ai_seats or s != viewer
         }
 
-    def last(self) -> tuple[int, str] | None:
-        """The last decision's seat and text (what the boards highlight)."""
-        if not self.steps:
+    def last(self, steps: int | None = None) -> tuple[int, str] | None:
+        """The seat and text of the last of the first ``steps`` decisions (default: all of
+        them): what the boards highlight."""
+        steps = self.steps if steps is None else steps
+        if not steps:
             return None
-        return self.marks[-1] & ~_AI, self.texts[-1]
+        return self.marks[steps - 1] & ~_AI, self.texts[steps - 1]
 
     def is_ai(self, i: int) -> bool:
         return bool(self.marks[i] & _AI)
