@@ -511,6 +511,11 @@ def test_two_browsers_and_the_ai_play_a_whole_three_player_game(
     assert not legal_texts(browser)
     snap = browser.execute_script("return game")
     assert snap["seat"] is None and snap["legal"] == [] and snap["view"]["decks"] is None
+    assert snap["view"]["viewer"] is None
+    spectator: list[str] = [
+        *browser.execute_script("return window.__responses"),
+        browser.page_source,
+    ]
     browser.close()
     browser.switch_to.window(browser.window_handles[0])
 
@@ -557,6 +562,9 @@ def test_two_browsers_and_the_ai_play_a_whole_three_player_game(
     state = final_state(server, table["game_id"], tokens[0])
     for seat, page in pages.items():
         assert_nothing_hidden_reached(page, state, seat, tokens[seat])
+    # Nor did anything hidden from everyone reach the spectators' page.
+    watched: set[str] = set().union(*map(titles, spectator))
+    assert watched and not (hidden_titles(state, render.PUBLIC) & watched)
     elapsed = time.perf_counter() - start
     print(f"3 players, 2 browsers: {decisions} human decisions, {elapsed:.1f} s")
 
@@ -731,7 +739,8 @@ SIZES = {"phone": (390, 844), "desktop": (1400, 1000)}
 
 
 def mid_game(base: str, variant: str, rng: random.Random) -> str:
-    """A table where the human (seat 0) has played a few moves against the AI: its link."""
+    """A table where the human (seat 0) has played a few moves against the AI and is to play
+    after the AI's move (the last move the picture highlights): its link."""
     created = api(
         base,
         "POST",
@@ -741,12 +750,14 @@ def mid_game(base: str, variant: str, rng: random.Random) -> str:
     seat = created["seats"][0]
     moves = 0
     deadline = time.time() + 120
-    while moves < 8:
-        assert time.time() < deadline, "the AI did not move"
+    while True:
+        assert time.time() < deadline and moves < 60, "no position after the AI's move"
         snap = api(base, "GET", f"/games/{created['game_id']}", seat["token"])
         if not snap["legal"]:
             time.sleep(0.1)
             continue
+        if moves >= 8 and snap["last"] and snap["last"]["by_ai"]:
+            return str(seat["link"])
         buys = [a for a in snap["legal"] if a["text"].split()[0] in ("buy", "recruit")]
         takes = [a for a in snap["legal"] if a["text"].startswith("take ")]
         if buys:
@@ -763,7 +774,6 @@ def mid_game(base: str, variant: str, rng: random.Random) -> str:
             {"action": action, "version": snap["version"]},
         )
         moves += 1
-    return str(seat["link"])
 
 
 def shrink(path: Path) -> None:
@@ -800,6 +810,13 @@ def test_screenshots(server: str, variant: str) -> None:
                 "Emulation.setEmulatedMedia",
                 {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]},
             )
+            # The start screen fits the window too.
+            driver.get(server)
+            WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "new").is_displayed())
+            overflow = driver.execute_script(
+                "return document.documentElement.scrollWidth - window.innerWidth"
+            )
+            assert overflow <= 0, f"the start screen is wider than the {width} px window"
             driver.get(server.rstrip("/") + link)
             idle(driver)
             assert driver.find_elements(By.CSS_SELECTOR, "#board .last"), "no last move marked"
@@ -818,6 +835,8 @@ def test_screenshots(server: str, variant: str) -> None:
             driver.save_screenshot(str(DOC_IMAGES / name))
             shrink(DOC_IMAGES / name)
             assert (DOC_IMAGES / name).stat().st_size < 300_000
+            if name == "web-duel-desktop.png":  # the picture of docs/api.md
+                (DOC_IMAGES / "web-duel.png").write_bytes((DOC_IMAGES / name).read_bytes())
         finally:
             driver.quit()
 

@@ -436,8 +436,11 @@ function show(snapshot) {
 // The board as the server drew it, its places made keyboard-reachable, and the last move
 // marked (the render gives its places class="last"; the page rings and animates them).
 function drawBoard(svg) {
+  boardSvg = svg;
   const board = $("board");
   board.innerHTML = svg;
+  const main = board.querySelector("svg");
+  if (main && PHONE.matches) splitForPhone(main);
   for (const g of board.querySelectorAll("[data-pick]")) {
     g.setAttribute("tabindex", "0");
     g.setAttribute("role", "button");
@@ -448,6 +451,63 @@ function drawBoard(svg) {
   }
   for (const g of board.querySelectorAll(".last")) ring(g, "last-ring");
 }
+
+// On a phone the board is drawn in two parts, one above the other: the table (bank, nobles,
+// cards) and the seats' panels, each as wide as the screen (the one wide picture would be
+// drawn at a third of its size). The places move, nothing is copied: one of each stays.
+const PHONE = window.matchMedia("(max-width: 700px)");
+let boardSvg = "";
+
+function unionBox(elements) {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const el of elements) {
+    let b;
+    try {
+      b = el.getBBox();
+    } catch (_) {
+      continue;
+    }
+    if (!b.width && !b.height) continue;
+    x0 = Math.min(x0, b.x);
+    y0 = Math.min(y0, b.y);
+    x1 = Math.max(x1, b.x + b.width);
+    y1 = Math.max(y1, b.y + b.height);
+  }
+  return x1 > x0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
+}
+
+function splitForPhone(main) {
+  const seats = [...main.children].filter((c) => c.classList.contains("seat"));
+  const places = [...main.children].filter((c) => !c.classList.contains("seat")
+    && (c.hasAttribute("data-pick") || c.hasAttribute("data-key")));
+  const seatBox = unionBox(seats);
+  const placeBox = unionBox(places);
+  if (!seatBox || !placeBox) return;
+  const side = document.createElementNS(SVGNS, "svg");
+  side.setAttribute("class", "seats");
+  side.setAttribute("role", "img");
+  side.setAttribute("aria-label", "the seats");
+  side.setAttribute("font-family", main.getAttribute("font-family") || "sans-serif");
+  const defs = main.querySelector("defs");
+  if (defs) side.append(defs.cloneNode(true));
+  for (const g of seats) side.append(g);
+  const pad = 8;
+  side.setAttribute("viewBox", `${seatBox.x - pad} ${seatBox.y - pad} ${seatBox.width + 2 * pad} ${seatBox.height + 2 * pad}`);
+  main.setAttribute("viewBox", `0 0 ${placeBox.x + placeBox.width + pad} ${placeBox.y + placeBox.height + pad}`);
+  main.removeAttribute("width");
+  main.removeAttribute("height");
+  main.classList.add("main");
+  main.after(side);
+}
+
+PHONE.addEventListener("change", () => {
+  if (!boardSvg) return;
+  drawBoard(boardSvg);
+  if (game && replayStep === null) drawSelection();
+});
 
 // A rectangle drawn over a place of the board (whatever shapes it is made of).
 function ring(target, kind, only = false) {
@@ -677,11 +737,9 @@ async function play(action) {
     if (game.version !== undefined) body.version = game.version;
     const snapshot = await call("POST", `/games/${encodeURIComponent(table.id)}/actions`, body);
     const mine = snapshot.log.length ? snapshot.log[snapshot.log.length - 1] : null;
-    accept(snapshot);
-    if (mine) {
-      lastSeen = snapshot.last ? snapshot.last.index : mine.index;
-      say(snapshot.result ? $("result").textContent : `You played ${mine.action}.`);
-    }
+    // An answer older than what the event stream brought meanwhile is not drawn again.
+    if (accept(snapshot)) lastSeen = snapshot.last ? snapshot.last.index : mine && mine.index;
+    if (mine) say(game.result ? $("result").textContent : `You played ${mine.action}.`);
   } catch (error) {
     if (error.code === "game_changed") {
       say("The game changed before your move arrived: nothing was played; here it is now.", "error");
@@ -848,8 +906,7 @@ async function undo() {
   busy = true;
   try {
     const snapshot = await call("POST", `/games/${encodeURIComponent(table.id)}/undo`, {});
-    accept(snapshot);
-    lastSeen = snapshot.last ? snapshot.last.index : null;
+    if (accept(snapshot)) lastSeen = snapshot.last ? snapshot.last.index : null;
     say("Your last move was taken back.");
   } catch (error) {
     say(error.code === "undo_refused" ? `Not taken back: ${error.message}` : error.message, "error");
