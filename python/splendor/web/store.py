@@ -40,6 +40,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     select,
     update,
@@ -270,7 +271,7 @@ class Store:
 
     def count(self) -> int:
         with self.engine.connect() as c:
-            return len(c.execute(select(games.c.id)).all())
+            return int(c.execute(select(func.count()).select_from(games)).scalar_one())
 
     # ---- writes ----------------------------------------------------------------------
 
