@@ -197,6 +197,8 @@ def assert_nothing_hidden_reached(
     assert not (secret & shown), f"hidden cards reached the page: {sorted(secret & shown)[:3]}"
     requests: list[str] = driver.execute_script("return window.__requests")
     assert requests and not any(token in r for r in requests), "a token in a request address"
+    # The server plays the AI seats by itself: the page never asks it to.
+    assert not any(r.split("?")[0].endswith("/ai") for r in requests)
 
 
 # ---- driving the page ---------------------------------------------------------------------------
@@ -485,6 +487,33 @@ def test_a_click_on_a_card_shows_it_and_asks(server: str, browser: WebDriver) ->
     assert browser.execute_script("return game.log[0].action") == "reserve 3.1"
 
 
+def test_save_and_load(server: str, browser: WebDriver, tmp_path: Path) -> None:
+    """Save fetches the game with the seat's token (the table's only person may); Load makes
+    a new table of it and goes to its first human seat."""
+    table = start_table(browser, server, "base", 2, [1], strength="greedy", seed=9)
+    rng = random.Random(9)
+    for _ in range(2):
+        play_one(browser, "base", rng)
+        idle(browser)
+    played = step_count(browser)
+    browser.find_element(By.ID, "save").click()
+    WebDriverWait(browser, 10).until(lambda d: message(d) == "Saved.")
+    saved = api(server, "GET", f"/games/{table['game_id']}/save", table["token"])
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps(saved))
+    browser.find_element(By.ID, "load").send_keys(str(path))
+    WebDriverWait(browser, 30).until(
+        lambda d: (
+            parse_qs(urlsplit(d.current_url).fragment).get("game", [""])[0]
+            not in ("", table["game_id"])
+        )
+    )
+    idle(browser)
+    assert step_count(browser) == played
+    first = browser.find_element(By.CSS_SELECTOR, "#links .link span")
+    assert first.text == "seat 0 (human) — this page"
+
+
 # ---- a table of two people and the AI -----------------------------------------------------------
 
 
@@ -496,6 +525,9 @@ def test_two_browsers_and_the_ai_play_a_whole_three_player_game(
     start = time.perf_counter()
     table = start_table(browser, server, "base", 3, [2], strength="greedy", seed=11)
     link1 = table["links"]["1"]
+    copy = browser.find_element(By.CSS_SELECTOR, "#links button")
+    copy.click()
+    WebDriverWait(browser, 5).until(lambda d: copy.text == "Copied")
     second_browser.get(link1)
     pages = {0: browser, 1: second_browser}
     tokens = {0: table["token"], 1: link_token(link1)}
