@@ -537,6 +537,7 @@ def test_two_browsers_and_the_ai_play_a_whole_three_player_game(
 
     # A spectator sees the public board, and plays nothing.
     browser.switch_to.new_window("tab")
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD})
     browser.get(table["links"]["spectator"])
     WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"))
     assert browser.find_element(By.ID, "turn").text.startswith("Watching.")
