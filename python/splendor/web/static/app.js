@@ -75,10 +75,14 @@ function parseHash() {
   return id && token ? { id, token } : null;
 }
 
+let streamAbort = null; // closes the event stream of the table the page leaves
+
 function route() {
   const next = parseHash();
   if (table && next && next.id === table.id && next.token === table.token) return;
   session += 1;
+  if (streamAbort) streamAbort.abort();
+  setConn("");
   table = next;
   game = null;
   picked = [];
@@ -271,6 +275,7 @@ async function follow(mine) {
   let failures = 0;
   while (mine === session) {
     const abort = new AbortController();
+    streamAbort = abort;
     let watchdog = null;
     const rearm = () => {
       clearTimeout(watchdog);
@@ -423,7 +428,8 @@ function show(snapshot) {
   $("hint").disabled = snapshot.legal.length === 0;
   $("save").hidden = !(snapshot.result || (seat !== null && humans <= 1));
   $("where").textContent = `table ${snapshot.game_id} · ${seat === null ? "spectator" : `seat ${seat}`}`;
-  document.title = `splendor: ${seat === null ? "watching" : `seat ${seat}`}`;
+  const yours = !snapshot.result && seat !== null && snapshot.current === seat;
+  document.title = `${yours ? "● your turn · " : ""}splendor: ${seat === null ? "watching" : `seat ${seat}`}`;
   drawTurn();
   drawChoices();
   drawLegal();
@@ -1029,7 +1035,7 @@ function onKey(event) {
       event.preventDefault();
       button.click();
     }
-  } else if (event.key.startsWith("Arrow") && (place || target === document.body || !target)) {
+  } else if (event.key.startsWith("Arrow") && place) {
     event.preventDefault();
     moveFocus(event.key);
   }
