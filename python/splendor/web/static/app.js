@@ -96,7 +96,7 @@ function route() {
     document.title = "splendor: a table for humans and AIs";
     return;
   }
-  $("where").textContent = `table ${table.id}`;
+  $("where").textContent = "";
   $("board").innerHTML = "";
   $("log").innerHTML = "";
   $("ai-move").textContent = "No AI move yet.";
@@ -427,7 +427,9 @@ function show(snapshot) {
   $("undo").disabled = !snapshot.can_undo;
   $("hint").disabled = snapshot.legal.length === 0;
   $("save").hidden = !(snapshot.result || (seat !== null && humans <= 1));
-  $("where").textContent = `table ${snapshot.game_id} · ${seat === null ? "spectator" : `seat ${seat}`}`;
+  const variantName = { base: "Splendor", duel: "Splendor Duel", marvel: "Splendor: Marvel" }[snapshot.variant] || snapshot.variant;
+  $("where").textContent = `${variantName}, ${snapshot.players} seats · ${seat === null ? "watching" : `you are seat ${seat}`}`;
+  $("where").title = `table ${snapshot.game_id}`;
   const yours = !snapshot.result && seat !== null && snapshot.current === seat;
   document.title = `${yours ? "● your turn · " : ""}splendor: ${seat === null ? "watching" : `seat ${seat}`}`;
   drawTurn();
