@@ -245,7 +245,8 @@ def store_round_trip(store: Store) -> None:
     row = store.game(game.game_id)
     assert row is not None and row.version == 6 and row.steps == 6
     assert store.decisions(game.game_id) == moves
-    assert store.versions([game.game_id, "nope"]) == {game.game_id: 6}
+    states = store.states([game.game_id, "nope"])
+    assert list(states) == [game.game_id] and states[game.game_id].version == 6
     assert store.truncate(game.game_id, 6, 4, game.position()) == 7
     assert store.decisions(game.game_id) == moves[:4]
     with pytest.raises(Conflict):

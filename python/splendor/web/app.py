@@ -46,7 +46,7 @@ from splendor.web.games import (
     TooLong,
     UndoRefused,
 )
-from splendor.web.store import GameRow, Store
+from splendor.web.store import Store
 from splendor.web.tables import (
     Access,
     NewTokens,
@@ -55,6 +55,7 @@ from splendor.web.tables import (
     Tables,
     TokenRequired,
     WrongToken,
+    event_of,
 )
 
 T = TypeVar("T")
@@ -483,27 +484,18 @@ def create_app(limits: ServerLimits | None = None, db: str | Store = "sqlite://"
 
         async def stream() -> AsyncIterator[str]:
             sent: int | None = None
-            row: GameRow | None = who.row
+            state: m.GameEvent | None = event_of(who.row)
             async with tables.hub.watch(game_id) as woken:
                 while not tables.hub.closed:
-                    if row is not None and row.version != sent:
-                        sent = row.version
-                        data = m.GameEvent(
-                            version=row.version,
-                            step=row.steps,
-                            current=row.current,
-                            over=row.over,
-                            thinking=row.ai_to_move,
-                        )
-                        yield f"event: game\ndata: {data.model_dump_json()}\n\n"
+                    if state is not None and state.version != sent:
+                        sent = state.version
+                        yield f"event: game\ndata: {state.model_dump_json()}\n\n"
                     try:
                         await asyncio.wait_for(woken.wait(), KEEPALIVE_S)
                     except asyncio.TimeoutError:
                         yield ": keepalive\n\n"
                     woken.clear()
-                    if tables.hub.closed:
-                        break
-                    row = await tables.row(game_id)
+                    state = tables.hub.latest(game_id) or state
 
         return StreamingResponse(
             stream(),

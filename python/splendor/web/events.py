@@ -1,8 +1,9 @@
 """Wake-ups for the event streams: every change of a game, made here or by another process.
 
-A change made by this process wakes its watchers at once (:meth:`Hub.notify`). Changes
-made by another server process on the same database are seen by the poller (one query
-every :data:`POLL_S` seconds over the games someone here watches), which wakes them too.
+A change made by this process hands the game's new state to its watchers at once
+(:meth:`Hub.notify`). Changes made by another server process on the same database are seen
+by the poller (one query every :data:`POLL_S` seconds over the games someone here watches),
+which hands them over too. So a stream reads the database only when it starts.
 """
 
 from __future__ import annotations
@@ -11,16 +12,18 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 
+from splendor.web.models import GameEvent
+
 POLL_S = 0.5
-"""How often the poller asks the database for the versions of the watched games."""
+"""How often the poller asks the database for the state of the watched games."""
 
 
 class Hub:
-    """Per game, the events of the streams watching it."""
+    """Per game, the events of the streams watching it and its latest known state."""
 
     def __init__(self) -> None:
         self._watchers: dict[str, set[asyncio.Event]] = {}
-        self._known: dict[str, int] = {}
+        self._latest: dict[str, GameEvent] = {}
         self.closed = False
 
     @property
@@ -40,20 +43,22 @@ class Hub:
                 mine.discard(woken)
                 if not mine:
                     del self._watchers[game_id]
-                    self._known.pop(game_id, None)
+                    self._latest.pop(game_id, None)
 
-    def notify(self, game_id: str, version: int | None = None) -> None:
-        if version is not None:
-            self._known[game_id] = max(version, self._known.get(game_id, -1))
-        for woken in self._watchers.get(game_id, ()):
+    def latest(self, game_id: str) -> GameEvent | None:
+        """The newest state of a watched game known here."""
+        return self._latest.get(game_id)
+
+    def notify(self, game_id: str, state: GameEvent) -> None:
+        """``game_id`` is now ``state`` (an older state than one known is ignored)."""
+        if game_id not in self._watchers:
+            return
+        known = self._latest.get(game_id)
+        if known is not None and known.version >= state.version:
+            return
+        self._latest[game_id] = state
+        for woken in self._watchers[game_id]:
             woken.set()
-
-    def seen(self, versions: dict[str, int]) -> None:
-        """The poller's answer: wakes the watchers of every game whose version moved."""
-        for game_id, version in versions.items():
-            if self._known.get(game_id) != version:
-                self.notify(game_id, version)
-                self._known[game_id] = version
 
     def close(self) -> None:
         """The server stops: every stream ends."""
@@ -62,8 +67,11 @@ class Hub:
             for woken in watchers:
                 woken.set()
 
-    async def poll(self, versions: Callable[[Sequence[str]], Awaitable[dict[str, int]]]) -> None:
+    async def poll(
+        self, states: Callable[[Sequence[str]], Awaitable[dict[str, GameEvent]]]
+    ) -> None:
         """One round of the poller (the caller loops, so that it can do more per round)."""
         ids = self.watched
         if ids:
-            self.seen(await versions(ids))
+            for game_id, state in (await states(ids)).items():
+                self.notify(game_id, state)

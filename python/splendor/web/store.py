@@ -170,12 +170,12 @@ def engine_url(db: str) -> tuple[str, bool]:
     return f"sqlite:///{path}", True
 
 
-def _row(r: Any) -> GameRow:
+def _row(r: Any, start: str | None = None) -> GameRow:
     return GameRow(
         id=r.id,
         variant=r.variant,
         players=r.players,
-        start=r.start,
+        start=r.start if start is None else start,
         bot=r.bot,
         ai_seats=tuple(json.loads(r.ai_seats)),
         tokens=tuple(json.loads(r.tokens)),
@@ -250,13 +250,14 @@ class Store:
             rows = c.execute(q.order_by(decisions.c.idx)).all()
         return [DecisionRow(r.idx, r.action, r.seat, bool(r.by_ai), r.text, r.note) for r in rows]
 
-    def versions(self, ids: Sequence[str]) -> dict[str, int]:
-        """The versions of the games ``ids`` (those that exist)."""
+    def states(self, ids: Sequence[str]) -> dict[str, GameRow]:
+        """The rows of the games ``ids`` (those that exist), without their starts."""
         if not ids:
             return {}
+        columns = [c for c in games.c if c.name != "start"]
         with self.engine.connect() as c:
-            rows = c.execute(select(games.c.id, games.c.version).where(games.c.id.in_(ids)))
-            return {r.id: r.version for r in rows}
+            rows = c.execute(select(*columns).where(games.c.id.in_(ids)))
+            return {r.id: _row(r, start="") for r in rows}
 
     def ai_waiting(self, older_than: float, limit: int = 100) -> list[str]:
         """Games whose AI seat is to decide and that have not changed for ``older_than`` s."""

@@ -19,7 +19,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -29,7 +29,7 @@ import splendor
 from splendor.web.ai import Plan, ServerLimits, choose, plan_move
 from splendor.web.events import POLL_S, Hub
 from splendor.web.games import Game, GameChanged
-from splendor.web.models import Considered, MoveResponse
+from splendor.web.models import Considered, GameEvent, MoveResponse
 from splendor.web.store import Conflict, GameRow, Store
 
 T = TypeVar("T")
@@ -90,6 +90,17 @@ class NewTokens:
     spectator: str
 
 
+def event_of(row: GameRow) -> GameEvent:
+    """What an event stream says of a game's row."""
+    return GameEvent(
+        version=row.version,
+        step=row.steps,
+        current=row.current,
+        over=row.over,
+        thinking=row.ai_to_move,
+    )
+
+
 def think(view: str, plan: Plan, seed: int) -> MoveResponse:
     """The AI's move from a seat's ``view`` (blocking: runs on a worker)."""
     return choose(splendor.from_view(view, seed=seed), plan, seed)
@@ -108,8 +119,16 @@ class Tables:
         self.store = store
         self.limits = limits
         self.ai_pool = ai_pool
+        # SQLite writes one transaction at a time: one writer thread; its readers (WAL) and
+        # PostgreSQL's connections work side by side. An in-memory database is one
+        # connection, so one thread does everything.
         self.db = ThreadPoolExecutor(
             max_workers=1 if store.sqlite else 8, thread_name_prefix="splendor-db"
+        )
+        self.db_read = (
+            self.db
+            if store.memory
+            else ThreadPoolExecutor(max_workers=4, thread_name_prefix="splendor-db-read")
         )
         self.cache: OrderedDict[str, Game] = OrderedDict()
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
@@ -122,8 +141,12 @@ class Tables:
     # ---- plumbing ------------------------------------------------------------------
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run the blocking ``fn(*args)`` on the database threads."""
+        """Run the blocking write ``fn(*args)`` on the database's writer thread(s)."""
         return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run the blocking read ``fn(*args)`` on the database's reader threads."""
+        return await asyncio.get_running_loop().run_in_executor(self.db_read, fn, *args)
 
     @asynccontextmanager
     async def locked(self, game_id: str) -> AsyncIterator[None]:
@@ -167,12 +190,12 @@ class Tables:
                 self.store.decisions(row.id, row.steps),
             )
 
-        game = await self.call(read)
+        game = await self.read(read)
         self.remember(game)
         return game
 
     async def row(self, game_id: str) -> GameRow | None:
-        return await self.call(self.store.game, game_id)
+        return await self.read(self.store.game, game_id)
 
     async def access(self, game_id: str, authorization: str | None) -> Access:
         """Who the request's token is at ``game_id`` (401 without one, 403 if it is wrong)."""
@@ -265,7 +288,17 @@ class Tables:
         return game
 
     def after_change(self, game: Game) -> None:
-        self.hub.notify(game.game_id, game.version)
+        where = game.position()
+        self.hub.notify(
+            game.game_id,
+            GameEvent(
+                version=game.version,
+                step=where.steps,
+                current=where.current,
+                over=where.over,
+                thinking=where.ai_to_move,
+            ),
+        )
         if game.thinking:
             self.schedule_ai(game.game_id)
 
@@ -314,6 +347,10 @@ class Tables:
 
     # ---- the poller -----------------------------------------------------------------
 
+    async def _states(self, ids: Sequence[str]) -> dict[str, GameEvent]:
+        rows = await self.read(self.store.states, ids)
+        return {game_id: event_of(row) for game_id, row in rows.items()}
+
     def start(self) -> None:
         self._poller = asyncio.get_running_loop().create_task(self._poll())
 
@@ -324,10 +361,10 @@ class Tables:
         last_pickup = -PICKUP_S
         while not self.hub.closed:
             try:
-                await self.hub.poll(lambda ids: self.call(self.store.versions, ids))
+                await self.hub.poll(self._states)
                 if time.monotonic() - last_pickup >= PICKUP_S:
                     last_pickup = time.monotonic()
-                    for game_id in await self.call(self.store.ai_waiting, stale):
+                    for game_id in await self.read(self.store.ai_waiting, stale):
                         self.schedule_ai(game_id)
                     stale = AI_STALE_S
             except asyncio.CancelledError:
@@ -343,4 +380,5 @@ class Tables:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self.db.shutdown(wait=True)
+        self.db_read.shutdown(wait=True)
         self.store.close()
