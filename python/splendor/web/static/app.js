@@ -306,7 +306,7 @@ async function follow(mine) {
       delay = 500;
       if (failures) setConn("connected again", "up");
       failures = 0;
-      refresh(mine);
+      refresh();
       rearm();
       const reader = response.body.getReader();
       const decoder = new TextDecoder();
@@ -320,7 +320,7 @@ async function follow(mine) {
         while ((end = buffer.indexOf("\n\n")) >= 0) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          onEvent(block, mine);
+          onEvent(block);
         }
       }
     } catch (_) {
@@ -336,7 +336,7 @@ async function follow(mine) {
   }
 }
 
-function onEvent(block, mine) {
+function onEvent(block) {
   let data = "";
   let kind = "message";
   for (const line of block.split("\n")) {
@@ -350,14 +350,15 @@ function onEvent(block, mine) {
   if (!data || (kind !== "game" && kind !== "message")) return;
   let info = null;
   try { info = JSON.parse(data); } catch (_) { info = null; }
-  if (!game || !info || info.version !== game.version) refresh(mine);
+  if (!game || !info || info.version !== game.version) refresh();
 }
 
 let fetching = false;
 let again = false;
 
-// One snapshot request at a time; events that come meanwhile ask for one more afterwards.
-async function refresh(mine = session) {
+// One snapshot request at a time; events that come meanwhile ask for one more afterwards
+// (for the table shown then, should the page have moved to another one meanwhile).
+async function refresh() {
   if (fetching) {
     again = true;
     return;
@@ -366,12 +367,13 @@ async function refresh(mine = session) {
   try {
     do {
       again = false;
+      if (!table) break;
+      const mine = session;
       const snapshot = await call("GET", `/games/${encodeURIComponent(table.id)}`);
-      if (mine !== session) return;
-      accept(snapshot);
-    } while (again && mine === session);
+      if (mine === session) accept(snapshot);
+    } while (again);
   } catch (error) {
-    if (mine === session && error.code !== "offline") say(error.message, "error");
+    if (error.code !== "offline") say(error.message, "error");
   } finally {
     fetching = false;
   }
@@ -581,7 +583,10 @@ function announce(first) {
   const index = last ? last.index : (game.log.length ? game.log[game.log.length - 1].index : null);
   if (first) {
     lastSeen = index;
-    if (!game.result) say(game.legal.length ? "Your turn: click the board (or use the keyboard)." : "");
+    if (!game.result) {
+      say(game.legal.length ? "Your turn: click the board (or use the keyboard)."
+        : mySeat() === null ? "You are watching: the board shows what every player sees." : "");
+    }
     else say($("result").textContent);
     return;
   }
