@@ -43,6 +43,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -53,6 +54,9 @@ from splendor.errors import ConfigError
 
 SCHEMA_VERSION = 1
 """The schema this code reads and writes."""
+
+_SCHEMA_LOCK = 0x5350_4C44
+"""The PostgreSQL advisory lock held while the tables are created."""
 
 metadata = MetaData()
 
@@ -219,6 +223,9 @@ class Store:
 
     def _create(self) -> None:
         with self.engine.begin() as c:
+            if not self.sqlite:
+                # Two servers starting at once must not both create the tables.
+                c.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
             metadata.create_all(c)
         try:
             with self.engine.begin() as c:
