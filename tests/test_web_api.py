@@ -749,3 +749,31 @@ def test_the_ais_move_is_dropped_when_the_position_changed_while_it_searched(
         assert [e["action"] for e in after["log"]][:1] == [replayed["log"][0]["action"]]
         assert after["log"][1]["by_ai"] and len(searched) >= 2
         assert tables(client).ai_moves == 1
+
+
+def test_an_ai_seat_at_the_decision_limit_waits_for_a_person(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The AI's move past ``max_decisions`` is refused like anyone's: logged, the table kept
+    (a person can undo), and not searched again at that version."""
+    start, actions = stalling_game("base", 2)
+    state = splendor.from_json(json.dumps(start))
+    for a in actions[:300]:
+        state.apply(a)
+    ai = int(state.current_player)
+    with TestClient(create_app(ServerLimits(max_decisions=300))) as client:
+        saved = {"start": start, "actions": actions[:300], "ai_seats": [ai], "bot": "greedy"}
+        r = client.post("/api/v1/games/load", json=saved)
+        assert r.status_code == 201, r.text
+        table = Table(client, r.json())
+        held = tables(client)
+        wait = time.monotonic() + 30
+        while table.id not in held.ai_stuck:
+            assert time.monotonic() < wait
+            time.sleep(0.02)
+        game = table.get(1 - ai)
+        assert game["thinking"] and game["step"] == 300 and held.ai_moves == 0
+        assert "cannot move" in caplog.text and "300 decisions" in caplog.text
+        held.schedule_ai(table.id, game["version"])
+        assert table.id not in held.ai_tasks, "not searched again at this version"
+        assert table.post(1 - ai, "undo", {}).status_code == 200

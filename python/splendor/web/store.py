@@ -266,16 +266,17 @@ class Store:
             rows = c.execute(select(*columns).where(games.c.id.in_(ids)))
             return {r.id: _row(r, start="") for r in rows}
 
-    def ai_waiting(self, older_than: float, limit: int = 100) -> list[str]:
-        """Games whose AI seat is to decide and that have not changed for ``older_than`` s."""
+    def ai_waiting(self, older_than: float, limit: int = 100) -> list[tuple[str, int]]:
+        """Games (id, version) whose AI seat is to decide and that have not changed for
+        ``older_than`` s, longest unchanged first."""
         q = (
-            select(games.c.id)
+            select(games.c.id, games.c.version)
             .where(and_(games.c.ai_to_move, games.c.updated <= time.time() - older_than))
             .order_by(games.c.updated)
             .limit(limit)
         )
         with self.engine.connect() as c:
-            return [r.id for r in c.execute(q)]
+            return [(r.id, r.version) for r in c.execute(q)]
 
     def count(self) -> int:
         with self.engine.connect() as c:

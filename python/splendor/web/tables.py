@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import splendor
+from splendor.errors import SplendorError
 from splendor.web.ai import Plan, ServerLimits, choose, plan_move
 from splendor.web.events import POLL_S, Hub
-from splendor.web.games import Game, GameChanged
+from splendor.web.games import Game, GameChanged, TooLong
 from splendor.web.models import Considered, GameEvent, MoveResponse
 from splendor.web.store import Conflict, GameRow, Store
 
@@ -135,6 +136,8 @@ class Tables:
         self.hub = Hub()
         self.ai_tasks: dict[str, asyncio.Task[None]] = {}
         self._poller: asyncio.Task[None] | None = None
+        self.ai_stuck: dict[str, int] = {}
+        """Games whose AI could not move, and at which version (not picked up again there)."""
         self.ai_moves = 0
         """AI moves this process committed (tests and the load bench read it)."""
 
@@ -304,12 +307,14 @@ class Tables:
 
     # ---- the AI's seats -------------------------------------------------------------
 
-    def schedule_ai(self, game_id: str) -> None:
+    def schedule_ai(self, game_id: str, version: int | None = None) -> None:
         """Play the game's AI seats while one is to decide (one task per game here)."""
         if self.hub.closed:
             return
         task = self.ai_tasks.get(game_id)
         if task is not None and not task.done():
+            return
+        if version is not None and self.ai_stuck.get(game_id) == version:
             return
         task = asyncio.get_running_loop().create_task(self._play_ai(game_id))
         self.ai_tasks[game_id] = task
@@ -343,6 +348,12 @@ class Tables:
                 await self.change(game_id, row.version, play)
             except GameChanged:
                 continue  # someone else moved (an undo, another process): think again
+            except (SplendorError, TooLong) as exc:
+                # A move the game refuses (past max_decisions): the table waits for a person
+                # (an undo), and the poller does not pick it up again at this version.
+                log.error("the AI cannot move in game %s: %s", game_id, exc)
+                self.ai_stuck[game_id] = row.version
+                return
             self.ai_moves += 1
 
     # ---- the poller -----------------------------------------------------------------
@@ -364,8 +375,8 @@ class Tables:
                 await self.hub.poll(self._states)
                 if time.monotonic() - last_pickup >= PICKUP_S:
                     last_pickup = time.monotonic()
-                    for game_id in await self.read(self.store.ai_waiting, stale):
-                        self.schedule_ai(game_id)
+                    for game_id, version in await self.read(self.store.ai_waiting, stale):
+                        self.schedule_ai(game_id, version)
                     stale = AI_STALE_S
             except asyncio.CancelledError:
                 raise
