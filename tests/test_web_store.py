@@ -203,25 +203,9 @@ def test_ctrl_c_stops_the_server_promptly_while_pages_watch(tmp_path: Path) -> N
 # ---- the store itself --------------------------------------------------------------------
 
 
-def row_of(game: Any, version: int = 0) -> GameRow:
-    where = game.position()
-    return GameRow(
-        id=game.game_id,
-        variant=str(game.state.variant),
-        players=game.players,
-        start=game.start,
-        bot=game.bot,
-        ai_seats=tuple(game.ai_seats),
-        tokens=("a" * 64, None),
-        spectator="b" * 64,
-        version=version,
-        steps=where.steps,
-        current=where.current,
-        ai_to_move=where.ai_to_move,
-        over=where.over,
-        created=time.time(),
-        updated=time.time(),
-    )
+def row_of(game: Any) -> GameRow:
+    row: GameRow = game.row(("a" * 64, None), "b" * 64)
+    return row
 
 
 def store_round_trip(store: Store) -> None:

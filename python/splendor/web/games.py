@@ -14,13 +14,14 @@ import re
 import secrets
 import struct
 import sys
+import time
 from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
 import splendor
 from splendor.web.models import Considered, LogEntry, ResultModel
-from splendor.web.store import DecisionRow, Position
+from splendor.web.store import DecisionRow, GameRow, Position
 
 PLAYERS = {"base": [2, 3, 4], "duel": [2], "marvel": [2, 3, 4]}
 
@@ -193,6 +194,28 @@ class Game:
             current=current,
             ai_to_move=current is not None and current in self.ai_seats,
             over=current is None,
+        )
+
+    def row(self, tokens: tuple[str | None, ...], spectator: str) -> GameRow:
+        """The game's database row at version 0, with its token hashes."""
+        now = time.time()
+        where = self.position()
+        return GameRow(
+            id=self.game_id,
+            variant=str(self.state.variant),
+            players=self.players,
+            start=self.start,
+            bot=self.bot,
+            ai_seats=tuple(self.ai_seats),
+            tokens=tokens,
+            spectator=spectator,
+            version=0,
+            steps=where.steps,
+            current=where.current,
+            ai_to_move=where.ai_to_move,
+            over=where.over,
+            created=now,
+            updated=now,
         )
 
     def replay(self, steps: int) -> Any:

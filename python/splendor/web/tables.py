@@ -223,25 +223,8 @@ class Tables:
             None if s in game.ai_seats else secrets.token_urlsafe(32) for s in range(game.players)
         ]
         spectator = secrets.token_urlsafe(32)
-        now = time.time()
-        where = game.position()
-        row = GameRow(
-            id=game.game_id,
-            variant=str(game.state.variant),
-            players=game.players,
-            start=game.start,
-            bot=game.bot,
-            ai_seats=tuple(game.ai_seats),
-            tokens=tuple(None if t is None else token_hash(t) for t in seats),
-            spectator=token_hash(spectator),
-            version=0,
-            steps=where.steps,
-            current=where.current,
-            ai_to_move=where.ai_to_move,
-            over=where.over,
-            created=now,
-            updated=now,
-        )
+        hashes = tuple(None if t is None else token_hash(t) for t in seats)
+        row = game.row(hashes, token_hash(spectator))
         moves = [game.decision(i) for i in range(game.steps)]
         await self.call(self.store.create, row, moves)
         game.version = 0
