@@ -609,15 +609,7 @@ def _serve(args: argparse.Namespace) -> int:
     if not args.host:
         raise splendor.ConfigError("--host '' would bind every interface: name one (127.0.0.1)")
     limits = ServerLimits(workers=args.workers or os.cpu_count() or 1)
-    from splendor.web.store import default_path
-
-    db = args.db or str(default_path())
-    shown = db if "://" not in db else db.split("://", 1)[0] + "://..."  # no password printed
-    print(
-        f"splendor: serving on http://{args.host}:{args.port}/ (Ctrl-C stops); games in {shown}",
-        file=sys.stderr,
-    )
-    serve(args.host, args.port, limits, db)
+    serve(args.host, args.port, limits, args.db)
     return 0
 
 

@@ -7,6 +7,7 @@ imports it.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from splendor.web.ai import ServerLimits
@@ -31,7 +32,13 @@ def serve(
 
     from splendor.web.store import default_path
 
-    app = create_app(limits, db=str(default_path()) if db is None else db)
+    db = str(default_path()) if db is None else db
+    app = create_app(limits, db=db)  # a database that cannot be opened stops here
+    shown = db if "://" not in db else db.split("://", 1)[0] + "://..."  # no password shown
+    print(
+        f"splendor: serving on http://{host}:{port}/ (Ctrl-C stops); games in {shown}",
+        file=sys.stderr,
+    )
 
     class Server(uvicorn.Server):
         async def shutdown(self, sockets: Any = None) -> None:
