@@ -133,6 +133,7 @@ STRING_OPTIONS = {
     "--eval-opponents": ["nonsense", "", "mcts:0"],
     "--ray": ["", "nonsense", "host:99999", "127.0.0.1:1"],
     "--anchor": ["nonsense", "", "mcts:0", "mcts:100"],
+    "--db": ["", "dir", "under_a_file", "mysql://x", "postgresql://x:y@127.0.0.1:1/none"],
 }
 FAST = {
     "demo": ["--quiet"],

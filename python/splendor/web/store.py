@@ -162,15 +162,35 @@ def default_path() -> Path:
 
 def engine_url(db: str) -> tuple[str, bool]:
     """The SQLAlchemy URL for ``db`` (a path, ``sqlite://...`` or ``postgresql://...``) and
-    whether it is SQLite."""
+    whether it is SQLite; a path's folder is made.
+
+    Raises:
+        ConfigError: an empty ``db``, another kind of URL, a folder, or a path whose folder
+            cannot be made.
+    """
+    if not db.strip():
+        raise ConfigError("the games database is empty: name a SQLite file or a postgresql:// URL")
     if db.startswith(("postgresql://", "postgres://")):
         return "postgresql+psycopg://" + db.split("://", 1)[1], False
     if db.startswith("postgresql+"):
         return db, False
     if db.startswith("sqlite:"):
         return db, True
+    if "://" in db:
+        scheme = db.split("://", 1)[0]
+        raise ConfigError(
+            f"a games database {scheme}://... is not one this server keeps games in: name a"
+            " SQLite file or a postgresql:// URL"
+        )
     path = Path(db).expanduser()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_dir():
+        raise ConfigError(f"the games database {db} is a folder: name a file in it")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot make the folder of the games database {db}: {exc.strerror or exc}"
+        ) from None
     return f"sqlite:///{path}", True
 
 
