@@ -368,12 +368,20 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     assert nets.default_bot_spec("marvel", 2) == "net:770"
     r = splendor.match(["default", "random"], variant="marvel", games=2, seed=1)
     assert r.bots[0]["name"].startswith("net:770@")
-    # No network for base with 3 players: the default is the rollout search of mcts:1000.
-    assert nets.default_bot_spec("base", 3) == "mcts:1000"
+    # Base with 3 players ships a network: net:1650, mcts:1000's time over whole games.
+    assert nets.default_bot_spec("base", 3) == "net:1650"
     three = make_bot("default", 3, "base", 3)
-    assert isinstance(three, MctsBot)
-    assert (three.iterations, three.network_sha256) == (1000, None)
-    r = splendor.match(["default", "random", "random"], players=3, games=2, seed=1)
+    assert isinstance(three, MctsBot) and three.iterations == 1650
+    assert (
+        three.network_sha256
+        == hashlib.sha256((nets.NETS_DIR / "base-3p.safetensors").read_bytes()).hexdigest()
+    )
+    # No network for base with 4 players: the default is the rollout search of mcts:1000.
+    assert nets.default_bot_spec("base", 4) == "mcts:1000"
+    four = make_bot("default", 3, "base", 4)
+    assert isinstance(four, MctsBot)
+    assert (four.iterations, four.network_sha256) == (1000, None)
+    r = splendor.match(["default", "random", "random", "random"], players=4, games=2, seed=1)
     assert r.bots[0]["name"] == "mcts:1000"
     r = splendor.match(["default", "random"], variant="duel", games=2, seed=1)
     assert r.bots[0]["name"].startswith("net:840@")

@@ -224,8 +224,8 @@ def test_save_load_and_replay(client: TestClient) -> None:
     error(client.post("/api/v1/games/load", json=tampered), 422, "invalid_action")
 
 
-def midgame_view(seed: int = 4) -> tuple[Any, int]:
-    state = splendor.new_game("base", players=3, seed=seed)
+def midgame_view(seed: int = 4, players: int = 3) -> tuple[Any, int]:
+    state = splendor.new_game("base", players=players, seed=seed)
     rng = random.Random(seed)
     for _ in range(30):
         legal = state.legal_actions()
@@ -234,9 +234,15 @@ def midgame_view(seed: int = 4) -> tuple[Any, int]:
     return state, state.current_player
 
 
-def test_move_from_a_view(client: TestClient) -> None:
+@pytest.mark.parametrize(("spec", "search"), [("default", "net"), ("mcts", "mcts")])
+def test_move_from_a_view(client: TestClient, spec: str, search: str) -> None:
     state, seat = midgame_view()
-    body = {"view": json.loads(state.to_json(seat)), "budget": {"iterations": 300}, "seed": 5}
+    body = {
+        "view": json.loads(state.to_json(seat)),
+        "bot": spec,
+        "budget": {"iterations": 300},
+        "seed": 5,
+    }
     r = client.post("/api/v1/move", json=body)
     assert r.status_code == 200, r.text
     move = r.json()
@@ -244,8 +250,8 @@ def test_move_from_a_view(client: TestClient) -> None:
     assert move["action"] in {str(a) for a in state.legal_actions()}
     assert move["action"] == str(state.action_from_id(move["action_id"]))
     assert move["iterations"] == 300 and move["elapsed"] > 0
-    # No network is shipped for 3 players: the default AI is the rollout search.
-    assert move["bot"] == "mcts"
+    # Base with 3 players ships a network: the default AI is the network search.
+    assert move["bot"] == search
     assert sum(c["visits"] for c in move["considered"]) <= 300
     # Whatever the hidden cards really are, the answer is the same: nothing hidden is read.
     other = state.determinize(seat, seed=77)
@@ -309,14 +315,17 @@ def test_the_network_default_budget_follows_the_servers_default_and_limit() -> N
 
 
 def test_net_specs_name_only_the_servers_own_networks(client: TestClient) -> None:
-    # No network for base with 3 players: `net` is refused up front, `default` falls back.
-    error(client.post("/api/v1/games", json={"players": 3, "bot": "net"}), 422, "bad_config")
+    # No network for base with 4 players: `net` is refused up front, `default` falls back.
+    error(client.post("/api/v1/games", json={"players": 4, "bot": "net"}), 422, "bad_config")
+    four, seat = midgame_view(players=4)
+    message = error(
+        client.post("/api/v1/move", json={"view": json.loads(four.to_json(seat)), "bot": "net:50"}),
+        422,
+        "bad_config",
+    )
+    assert "no network is shipped for base with 4 players" in message
     state, seat = midgame_view()
     view = json.loads(state.to_json(seat))
-    message = error(
-        client.post("/api/v1/move", json={"view": view, "bot": "net:50"}), 422, "bad_config"
-    )
-    assert "no network is shipped for base with 3 players" in message
     # A client must not make the server open a file of its choosing.
     for spec in ("net:10@/etc/passwd", "net:1s@../data/nets/base-2p.safetensors"):
         for r in (
