@@ -108,6 +108,20 @@ pub struct Scratch {
     rows: Vec<usize>,
 }
 
+/// Buffers of [`Network::evaluate_legal_batch`]: sized for a batch by
+/// [`Network::batch_scratch`], grown (once) only by a larger batch.
+#[derive(Clone, Debug, Default)]
+pub struct BatchScratch {
+    /// The trunk's input rows (observation, then extras) when there are extras.
+    input: Vec<f32>,
+    a: Vec<f32>,
+    b: Vec<f32>,
+    rows: Vec<usize>,
+    /// The kernel's packed tile ([`kernel::gemm_cols`]).
+    active: Vec<u32>,
+    packed: Vec<f32>,
+}
+
 fn bad(msg: String) -> GameError {
     GameError::Network(msg)
 }
@@ -468,6 +482,126 @@ impl Network {
         &cur[..last]
     }
 
+    /// Buffers for [`Network::evaluate_legal_batch`] with up to `batch`
+    /// observations; keep one per thread.
+    pub fn batch_scratch(&self, batch: usize) -> BatchScratch {
+        let widest = self.hidden.iter().copied().max().unwrap_or(0);
+        let input = match self.features {
+            InputFeatures::Raw => Vec::new(),
+            _ => vec![0.0; batch * self.input_size()],
+        };
+        let widest_in = widest.max(self.input_size());
+        BatchScratch {
+            input,
+            a: vec![0.0; batch * widest],
+            b: vec![0.0; batch * widest],
+            rows: Vec::with_capacity(crate::game::MAX_LEGAL_ACTIONS),
+            active: Vec::with_capacity(widest_in),
+            packed: Vec::with_capacity(kernel::TILE_ROWS * widest_in),
+        }
+    }
+
+    /// The batched trunk: the last hidden layer of each of the `batch`
+    /// observations of `obs`, row after row (in `scratch`).
+    fn trunk_batch<'s>(
+        &self,
+        obs: &[f32],
+        batch: usize,
+        scratch: &'s mut BatchScratch,
+    ) -> &'s [f32] {
+        assert_eq!(obs.len(), batch * self.obs_size, "observations length");
+        let widest = self.hidden.iter().copied().max().unwrap_or(0);
+        let BatchScratch {
+            input,
+            a,
+            b,
+            active,
+            packed,
+            ..
+        } = scratch;
+        // Grown only when the batch is larger than any before.
+        for buf in [&mut *a, &mut *b] {
+            if buf.len() < batch * widest {
+                buf.resize(batch * widest, 0.0);
+            }
+        }
+        let (mut cur, mut next) = (a, b);
+        let mut src: &[f32] = obs;
+        let mut width = self.obs_size;
+        if let InputFeatures::Needs(_) = self.features {
+            let n = self.input_size();
+            if input.len() < batch * n {
+                input.resize(batch * n, 0.0);
+            }
+            for (o, row) in obs
+                .chunks_exact(self.obs_size)
+                .zip(input.chunks_exact_mut(n))
+            {
+                self.input(o, row);
+            }
+            src = &input[..batch * n];
+            width = n;
+        }
+        for layer in &self.trunk {
+            debug_assert_eq!(width, layer.inputs);
+            let out = &mut next[..batch * layer.outputs];
+            kernel::gemm_cols(&layer.weight, src, &layer.bias, out, active, packed);
+            for v in out.iter_mut() {
+                *v = v.max(0.0);
+            }
+            std::mem::swap(&mut cur, &mut next);
+            src = &cur[..batch * layer.outputs];
+            width = layer.outputs;
+        }
+        &cur[..batch * width]
+    }
+
+    /// [`Network::evaluate_legal`] for a batch of observations in one pass
+    /// of the trunk ([`kernel::gemm_cols`], which reads each weight once per
+    /// few observations): `obs` holds `batch` observations one after the
+    /// other; observation `k`'s legal actions are
+    /// `legal[legal_ends[k - 1]..legal_ends[k]]` (`legal_ends[-1]` read as
+    /// 0, `legal_ends.len() == batch`), its prior goes to the same range of
+    /// `priors` (`priors.len() == legal.len()`, a softmax over its own
+    /// legal actions) and its value to `values[k * players..(k + 1) * players]`.
+    /// Each result equals `evaluate_legal`'s for that observation. Never
+    /// allocates once `scratch` has seen a batch this large. Panics when the
+    /// lengths disagree.
+    pub fn evaluate_legal_batch(
+        &self,
+        obs: &[f32],
+        legal: &[Action],
+        legal_ends: &[usize],
+        scratch: &mut BatchScratch,
+        priors: &mut [f32],
+        values: &mut [f32],
+    ) {
+        let batch = legal_ends.len();
+        assert_eq!(priors.len(), legal.len(), "priors length");
+        assert_eq!(values.len(), batch * self.players, "values length");
+        assert_eq!(
+            legal_ends.last().copied().unwrap_or(0),
+            legal.len(),
+            "legal ends"
+        );
+        let mut rows = std::mem::take(&mut scratch.rows);
+        let width = self.policy.inputs;
+        let h = self.trunk_batch(obs, batch, scratch);
+        let mut start = 0;
+        for (k, &end) in legal_ends.iter().enumerate() {
+            assert!(start <= end, "legal ends must not decrease");
+            let hk = &h[k * width..(k + 1) * width];
+            rows.clear();
+            rows.extend(legal[start..end].iter().map(|a| a.index()));
+            let prior = &mut priors[start..end];
+            kernel::gemv_rows_subset(&self.policy.weight, hk, &self.policy.bias, &rows, prior);
+            softmax(prior);
+            self.value_head(hk, &mut values[k * self.players..(k + 1) * self.players]);
+            start = end;
+        }
+        scratch.rows = rows;
+    }
+
     /// The value head's softmax into `value` (`len == players`).
     fn value_head(&self, h: &[f32], value: &mut [f32]) {
         kernel::gemv_rows(&self.value.weight, h, &self.value.bias, value);
@@ -731,4 +865,101 @@ pub fn header_for<G: Game>(players: usize, hidden: &[usize]) -> Header {
 pub fn random_network_bytes<G: Game>(players: usize, hidden: &[usize], seed: u64) -> Vec<u8> {
     let header = header_for::<G>(players, hidden);
     encode(&header, &random_tensors(&header, seed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{ActionList, Config};
+    use crate::variants::base::BaseState;
+
+    /// Observations and legal lists along a few seeded random 2-player games.
+    fn positions(count: usize) -> (Vec<f32>, Vec<Action>, Vec<usize>) {
+        let (mut obs, mut legal, mut ends) = (Vec::new(), Vec::new(), Vec::new());
+        let mut buf = vec![0.0; BaseState::OBSERVATION_SIZE];
+        let mut list = ActionList::new();
+        let mut seed = 0;
+        while ends.len() < count {
+            let mut s = BaseState::new_game(&Config {
+                seed,
+                ..Config::default()
+            })
+            .expect("a deal");
+            let mut rng = SplitMix64::new(seed + 7);
+            seed += 1;
+            while ends.len() < count {
+                let Some(mover) = s.current_player() else {
+                    break;
+                };
+                s.observation(mover, &mut buf);
+                obs.extend_from_slice(&buf);
+                s.legal_actions(&mut list);
+                legal.extend_from_slice(list.as_slice());
+                ends.push(legal.len());
+                // A few moves between the positions, so they differ.
+                for _ in 0..3 {
+                    if s.current_player().is_none() {
+                        break;
+                    }
+                    s.legal_actions(&mut list);
+                    s.apply(list.as_slice()[rng.below(list.len() as u64) as usize])
+                        .expect("legal");
+                }
+            }
+        }
+        (obs, legal, ends)
+    }
+
+    fn batch_equals_single(net: &Network) {
+        let obs_size = net.obs_size();
+        let players = net.players();
+        let mut single = net.scratch();
+        let mut batched = net.batch_scratch(4);
+        for batch in [1, 3, 8, 17] {
+            let (obs, legal, ends) = positions(batch);
+            let mut priors = vec![0.0; legal.len()];
+            let mut values = vec![0.0; batch * players];
+            // Sized for 4: the larger batches grow it.
+            net.evaluate_legal_batch(&obs, &legal, &ends, &mut batched, &mut priors, &mut values);
+            let mut start = 0;
+            for (k, &end) in ends.iter().enumerate() {
+                let mut prior = vec![0.0; end - start];
+                let mut value = vec![0.0; players];
+                net.evaluate_legal(
+                    &obs[k * obs_size..(k + 1) * obs_size],
+                    &mut single,
+                    &legal[start..end],
+                    &mut prior,
+                    &mut value,
+                );
+                // The same operations in the same order: equal, not close.
+                assert_eq!(
+                    &priors[start..end],
+                    &prior[..],
+                    "batch {batch} item {k} prior"
+                );
+                assert_eq!(
+                    &values[k * players..(k + 1) * players],
+                    &value[..],
+                    "batch {batch} item {k} value"
+                );
+                start = end;
+            }
+        }
+    }
+
+    #[test]
+    fn a_batch_evaluates_each_item_as_evaluate_legal_does() {
+        for features in [None, Some("needs".to_string())] {
+            for hidden in [&[64, 64][..], &[40, 24, 8]] {
+                let header = Header {
+                    features: features.clone(),
+                    ..header_for::<BaseState>(2, hidden)
+                };
+                let net = Network::from_bytes(&encode(&header, &random_tensors(&header, 11)))
+                    .expect("a network");
+                batch_equals_single(&net);
+            }
+        }
+    }
 }
