@@ -169,11 +169,8 @@ fn gemm_cols_body<const FUSED: bool>(
 ) {
     let m = bias.len();
     let n = wt.len() / m.max(1);
-    let batch = if n == 0 {
-        y.len() / m.max(1)
-    } else {
-        x.len() / n
-    };
+    // An empty layer (no inputs) still has its rows: count them in `y`.
+    let batch = x.len().checked_div(n).unwrap_or(y.len() / m.max(1));
     assert_eq!(x.len(), batch * n, "input length");
     assert_eq!(y.len(), batch * m, "output length");
     assert_eq!(wt.len(), n * m, "weight length");

@@ -16,7 +16,7 @@
 use super::noise::{dirichlet, RootNoise};
 use crate::cancel::{Cancel, NEVER};
 use crate::game::{range_message, Action, ActionList, Game, GameError, Player, MAX_PLAYERS};
-use crate::nn::{Network, Scratch};
+use crate::nn::{BatchScratch, Network, Scratch};
 use crate::rng::SplitMix64;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -133,7 +133,22 @@ pub struct SearchConfig {
     /// Dirichlet noise on the root prior, for self-play exploration only;
     /// needs a prior (PUCT selection or a network).
     pub root_noise: Option<RootNoise>,
+    /// Leaves evaluated per forward pass of the network (1 to 256; unused
+    /// without a network). With 1 each iteration evaluates its own leaf, as
+    /// AlphaZero does. With more, each tree selects up to this many leaves
+    /// one after the other, each path taking a virtual loss (a visit worth
+    /// 0 to its player) so the next selections spread out, evaluates them
+    /// in one batched pass ([`Network::evaluate_legal_batch`]), then expands
+    /// them and backs their values up in place of the virtual losses. A
+    /// selection that reaches a leaf already in the batch ends the batch
+    /// early and backs that leaf's value up along its own path too. Faster
+    /// per iteration (the weights are read once per few leaves); the
+    /// selections see slightly staler statistics.
+    pub leaf_batch: usize,
 }
+
+/// Largest [`SearchConfig::leaf_batch`].
+pub const MAX_LEAF_BATCH: usize = 256;
 
 impl Default for SearchConfig {
     fn default() -> Self {
@@ -150,6 +165,7 @@ impl Default for SearchConfig {
             selection: Selection::Puct { temperature: 0.02 },
             network: None,
             root_noise: None,
+            leaf_batch: 1,
         }
     }
 }
@@ -208,6 +224,14 @@ impl SearchConfig {
                     "root noise mixes into a prior: it needs PUCT selection or a network".into(),
                 );
             }
+        }
+        if self.leaf_batch == 0 || self.leaf_batch > MAX_LEAF_BATCH {
+            return bad(range_message(
+                "leaf_batch",
+                1,
+                MAX_LEAF_BATCH,
+                self.leaf_batch,
+            ));
         }
         if let RolloutPolicy::Greedy { epsilon }
         | RolloutPolicy::Mast { epsilon }
@@ -317,7 +341,38 @@ struct Tree<G: Game> {
     trace: Vec<(Player, Action)>,
     /// Network buffers: present when the search has a network.
     eval: Option<NetworkBuffers>,
+    /// Leaf-batch buffers: present when the search has a network and a
+    /// `leaf_batch` above 1.
+    batch: Option<Box<LeafBatch>>,
     _game: std::marker::PhantomData<G>,
+}
+
+/// A leaf selected for the next batched evaluation.
+struct Pending {
+    /// The leaf; [`NONE`] for a node evaluated without being expanded (the
+    /// node cap stopped the growth), which no later selection can match.
+    node: u32,
+    mover: Player,
+    /// Its path from the root: `LeafBatch::paths[path.0..path.1]`.
+    path: (usize, usize),
+}
+
+/// What a tree needs to evaluate up to `leaf_batch` leaves at once without
+/// allocating (each buffer is sized for a full batch up front).
+struct LeafBatch {
+    /// The movers' observations of the pending leaves, one after the other.
+    observations: Vec<f32>,
+    /// Their legal actions, one list after the other ...
+    legal: Vec<Action>,
+    /// ... list `k` ending at `legal_ends[k]`.
+    legal_ends: Vec<usize>,
+    priors: Vec<f32>,
+    values: Vec<f32>,
+    scratch: BatchScratch,
+    pending: Vec<Pending>,
+    /// Paths that reached a pending leaf: `(its index in pending, path)`.
+    repeats: Vec<(usize, (usize, usize))>,
+    paths: Vec<u32>,
 }
 
 /// What a tree needs to evaluate its network without allocating.
@@ -328,8 +383,34 @@ struct NetworkBuffers {
     value: Vec<f32>,
 }
 
+/// Where [`Tree::descend`] stopped.
+enum Descent {
+    /// At `node`, never expanded, with `mover` to play (network search
+    /// only); `room`: whether the node cap leaves room for its children.
+    Leaf {
+        node: u32,
+        mover: Player,
+        room: bool,
+    },
+    /// Anywhere else: the game ended, the node cap stopped the growth, or
+    /// (without a network) a rollout starts here.
+    Stopped,
+}
+
+/// Creates a child of `node` for every action of `legal`, with the prior
+/// the network gave it (`prior[k]` for `legal[k]`).
+fn add_children(nodes: &mut Vec<Node>, node: u32, mover: Player, legal: &[Action], prior: &[f32]) {
+    for (&a, &p) in legal.iter().zip(prior) {
+        let mut child = Node::new(a, mover);
+        child.prior = p;
+        child.next_sibling = nodes[node as usize].first_child;
+        nodes[node as usize].first_child = nodes.len() as u32;
+        nodes.push(child);
+    }
+}
+
 impl<G: Game> Tree<G> {
-    fn new(seed: u64, capacity: usize, network: Option<&Network>) -> Self {
+    fn new(seed: u64, capacity: usize, network: Option<&Network>, leaf_batch: usize) -> Self {
         let mut nodes = Vec::with_capacity(capacity);
         nodes.push(Node::new(Action(0), 0));
         Self {
@@ -346,6 +427,19 @@ impl<G: Game> Tree<G> {
                 prior: Vec::with_capacity(crate::game::MAX_LEGAL_ACTIONS),
                 value: vec![0.0; net.players()],
             }),
+            batch: network.filter(|_| leaf_batch > 1).map(|net| {
+                Box::new(LeafBatch {
+                    observations: vec![0.0; leaf_batch * G::OBSERVATION_SIZE],
+                    legal: Vec::with_capacity(leaf_batch * crate::game::MAX_LEGAL_ACTIONS),
+                    legal_ends: Vec::with_capacity(leaf_batch),
+                    priors: Vec::with_capacity(leaf_batch * crate::game::MAX_LEGAL_ACTIONS),
+                    values: Vec::with_capacity(leaf_batch * net.players()),
+                    scratch: net.batch_scratch(leaf_batch),
+                    pending: Vec::with_capacity(leaf_batch),
+                    repeats: Vec::with_capacity(1),
+                    paths: Vec::with_capacity(leaf_batch * 64),
+                })
+            }),
             _game: std::marker::PhantomData,
         }
     }
@@ -353,6 +447,197 @@ impl<G: Game> Tree<G> {
     /// One iteration: determinize, select, expand, roll out, back up.
     fn iterate(&mut self, root: &G, observer: Player, cfg: &SearchConfig) {
         let mut state = root.determinize(observer, &mut self.rng);
+        let network = cfg.network.as_deref();
+        // The network's value at the leaf, when this iteration evaluated one.
+        let mut leaf_value = None;
+        if let Descent::Leaf { node, mover, room } = self.descend(&mut state, cfg, 0) {
+            // AlphaZero: a leaf is expanded on its first visit with the
+            // network's prior, and its value is backed up.
+            let net = network.expect("only a search with a network stops at a leaf");
+            let value = self.evaluate_network(net, &state, mover);
+            if room {
+                let buf = self.eval.as_ref().expect("network buffers");
+                add_children(
+                    &mut self.nodes,
+                    node,
+                    mover,
+                    self.legal.as_slice(),
+                    &buf.prior,
+                );
+                self.add_root_noise(node, cfg, self.legal.len());
+            }
+            leaf_value = Some(value);
+        }
+        let rewards = match (leaf_value, network) {
+            (Some(v), _) => v,
+            (None, None) => self.rollout(&mut state, cfg),
+            (None, Some(net)) => match (state.outcome(), state.current_player()) {
+                (Some(o), _) => o.returns().map(|r| r as f32),
+                // The node cap stopped the growth: evaluate without expanding.
+                (None, Some(mover)) => self.evaluate_network(net, &state, mover),
+                (None, None) => [0.0; MAX_PLAYERS],
+            },
+        };
+        for &i in &self.path {
+            let n = &mut self.nodes[i as usize];
+            n.visits += 1;
+            n.value += rewards[n.player as usize] as f64;
+        }
+        if network.is_none() && cfg.rollout.uses_mast() {
+            // The root (path[0]) carries no action.
+            for &i in &self.path[1..] {
+                let n = self.nodes[i as usize];
+                let e = &mut self.mast[n.player as usize * G::NUM_ACTIONS + n.action.index()];
+                e.0 += rewards[n.player as usize];
+                e.1 += 1;
+            }
+            for &(p, a) in &self.trace {
+                let e = &mut self.mast[p as usize * G::NUM_ACTIONS + a.index()];
+                e.0 += rewards[p as usize];
+                e.1 += 1;
+            }
+        }
+    }
+
+    /// Adds `rewards` (per seat) to the nodes of `path`; `visit` adds the
+    /// visit too (a path without a virtual loss).
+    fn back_up(nodes: &mut [Node], path: &[u32], rewards: &[f32; MAX_PLAYERS], visit: bool) {
+        for &i in path {
+            let n = &mut nodes[i as usize];
+            n.visits += u32::from(visit);
+            n.value += rewards[n.player as usize] as f64;
+        }
+    }
+
+    /// Up to `want` (at least 1) iterations with one batched evaluation
+    /// (see [`SearchConfig::leaf_batch`]); returns how many ran. Each
+    /// selection is one iteration: a terminal one is backed up at once, the
+    /// others after the evaluation.
+    fn iterate_batch(
+        &mut self,
+        root: &G,
+        observer: Player,
+        cfg: &SearchConfig,
+        net: &Network,
+        want: u64,
+    ) -> u64 {
+        let mut lb = self.batch.take().expect("leaf-batch buffers");
+        lb.legal.clear();
+        lb.legal_ends.clear();
+        lb.pending.clear();
+        lb.repeats.clear();
+        lb.paths.clear();
+        let obs_size = G::OBSERVATION_SIZE;
+        // Children of the pending leaves, counted against the node cap
+        // before they exist.
+        let mut reserved = 0;
+        let mut done = 0u64;
+        while done < want {
+            let mut state = root.determinize(observer, &mut self.rng);
+            let (node, mover, expand) = match self.descend(&mut state, cfg, reserved) {
+                Descent::Leaf { node, mover, room } => (node, mover, room),
+                Descent::Stopped => match (state.outcome(), state.current_player()) {
+                    (None, Some(mover)) => (NONE, mover, false),
+                    (outcome, _) => {
+                        let rewards =
+                            outcome.map_or([0.0; MAX_PLAYERS], |o| o.returns().map(|r| r as f32));
+                        Self::back_up(&mut self.nodes, &self.path, &rewards, true);
+                        done += 1;
+                        continue;
+                    }
+                },
+            };
+            done += 1;
+            let from = lb.paths.len();
+            lb.paths.extend_from_slice(&self.path);
+            let path = (from, lb.paths.len());
+            if let Some(k) = lb
+                .pending
+                .iter()
+                .position(|p| p.node == node && node != NONE)
+            {
+                // The virtual losses led back to a leaf already in the
+                // batch: the tree is too small for more distinct leaves now.
+                lb.repeats.push((k, path));
+                break;
+            }
+            let k = lb.pending.len();
+            state.observation(
+                mover,
+                &mut lb.observations[k * obs_size..(k + 1) * obs_size],
+            );
+            if expand {
+                lb.legal.extend_from_slice(self.legal.as_slice());
+                reserved += self.legal.len();
+            }
+            // A leaf that is not expanded needs its value only.
+            lb.legal_ends.push(lb.legal.len());
+            lb.pending.push(Pending {
+                node: if expand { node } else { NONE },
+                mover,
+                path,
+            });
+            // The virtual loss: a visit now, its reward at the back-up.
+            for &i in &self.path {
+                self.nodes[i as usize].visits += 1;
+            }
+        }
+        let batch = lb.pending.len();
+        if batch > 0 {
+            let players = net.players();
+            lb.priors.clear();
+            lb.priors.resize(lb.legal.len(), 0.0);
+            lb.values.clear();
+            lb.values.resize(batch * players, 0.0);
+            net.evaluate_legal_batch(
+                &lb.observations[..batch * obs_size],
+                &lb.legal,
+                &lb.legal_ends,
+                &mut lb.scratch,
+                &mut lb.priors,
+                &mut lb.values,
+            );
+        }
+        let rewards_of = |lb: &LeafBatch, k: usize| {
+            let players = net.players();
+            let mover = lb.pending[k].mover as usize;
+            let value = &lb.values[k * players..(k + 1) * players];
+            let mut out = [0.0; MAX_PLAYERS];
+            for (p, slot) in out.iter_mut().enumerate().take(players) {
+                *slot = value[(p + players - mover) % players];
+            }
+            out
+        };
+        let mut start = 0;
+        for k in 0..batch {
+            let p = &lb.pending[k];
+            let end = lb.legal_ends[k];
+            if p.node != NONE {
+                let (legal, prior) = (&lb.legal[start..end], &lb.priors[start..end]);
+                add_children(&mut self.nodes, p.node, p.mover, legal, prior);
+                self.add_root_noise(p.node, cfg, end - start);
+            }
+            start = end;
+            let rewards = rewards_of(&lb, k);
+            let (a, b) = lb.pending[k].path;
+            Self::back_up(&mut self.nodes, &lb.paths[a..b], &rewards, false);
+        }
+        for &(k, (a, b)) in &lb.repeats {
+            let rewards = rewards_of(&lb, k);
+            Self::back_up(&mut self.nodes, &lb.paths[a..b], &rewards, true);
+        }
+        self.batch = Some(lb);
+        done
+    }
+
+    /// The selection of one iteration on the determinization `state`: walks
+    /// down from the root (the path in `self.path`, `state` moved along),
+    /// creating children as the selection rule asks. With a network it stops
+    /// at the first node never expanded ([`Descent::Leaf`], `self.legal`
+    /// then holds its legal actions); otherwise, or when the game ends or the
+    /// node cap stops the growth, it returns [`Descent::Stopped`]. `reserved`
+    /// nodes count as made already (children of leaves pending in a batch).
+    fn descend(&mut self, state: &mut G, cfg: &SearchConfig, reserved: usize) -> Descent {
         self.path.clear();
         self.path.push(0);
         let mut node = 0u32;
@@ -362,8 +647,6 @@ impl<G: Game> Tree<G> {
             Selection::Uct => (false, 0.0),
             Selection::Puct { temperature } => (true, temperature),
         };
-        // The network's value at the leaf, when this iteration evaluated one.
-        let mut leaf_value = None;
         while let Some(mover) = state.current_player() {
             state.legal_actions(&mut self.legal);
             if self.legal.is_empty() {
@@ -372,21 +655,13 @@ impl<G: Game> Tree<G> {
                 break;
             }
             let fresh = self.nodes[node as usize].first_child == NONE;
-            let room = self.nodes.len() + self.legal.len() <= cfg.max_nodes;
-            if let Some(net) = network.filter(|_| fresh) {
-                // AlphaZero: a leaf is expanded on its first visit with the
-                // network's prior, and its value is backed up.
-                let value = self.evaluate_network(net, &state, mover);
-                if room {
-                    self.expand_with_prior(node, mover);
-                    self.add_root_noise(node, cfg);
-                }
-                leaf_value = Some(value);
-                break;
+            let room = self.nodes.len() + reserved + self.legal.len() <= cfg.max_nodes;
+            if network.is_some() && fresh {
+                return Descent::Leaf { node, mover, room };
             }
             if puct && fresh && (node == 0 || self.nodes[node as usize].visits > 0) && room {
-                self.expand_all(node, &state, mover, temperature);
-                self.add_root_noise(node, cfg);
+                self.expand_all(node, state, mover, temperature);
+                self.add_root_noise(node, cfg, self.legal.len());
             }
             for a in self.legal.as_slice() {
                 self.untried[a.index() >> 6] |= 1 << (a.index() & 63);
@@ -437,7 +712,7 @@ impl<G: Game> Tree<G> {
             }
             let n_untried = self.legal.len() - tried;
             let mut expand = None;
-            if n_untried > 0 && self.nodes.len() < cfg.max_nodes {
+            if n_untried > 0 && self.nodes.len() + reserved < cfg.max_nodes {
                 let mut k = self.rng.below(n_untried as u64) as usize;
                 for &a in self.legal.as_slice() {
                     if self.untried[a.index() >> 6] & (1 << (a.index() & 63)) != 0 {
@@ -489,35 +764,7 @@ impl<G: Game> Tree<G> {
             }
             node = best;
         }
-        let rewards = match (leaf_value, network) {
-            (Some(v), _) => v,
-            (None, None) => self.rollout(&mut state, cfg),
-            (None, Some(net)) => match (state.outcome(), state.current_player()) {
-                (Some(o), _) => o.returns().map(|r| r as f32),
-                // The node cap stopped the growth: evaluate without expanding.
-                (None, Some(mover)) => self.evaluate_network(net, &state, mover),
-                (None, None) => [0.0; MAX_PLAYERS],
-            },
-        };
-        for &i in &self.path {
-            let n = &mut self.nodes[i as usize];
-            n.visits += 1;
-            n.value += rewards[n.player as usize] as f64;
-        }
-        if network.is_none() && cfg.rollout.uses_mast() {
-            // The root (path[0]) carries no action.
-            for &i in &self.path[1..] {
-                let n = self.nodes[i as usize];
-                let e = &mut self.mast[n.player as usize * G::NUM_ACTIONS + n.action.index()];
-                e.0 += rewards[n.player as usize];
-                e.1 += 1;
-            }
-            for &(p, a) in &self.trace {
-                let e = &mut self.mast[p as usize * G::NUM_ACTIONS + a.index()];
-                e.0 += rewards[p as usize];
-                e.1 += 1;
-            }
-        }
+        Descent::Stopped
     }
 
     /// Evaluates the network on `mover`'s observation of `state` (the
@@ -547,27 +794,14 @@ impl<G: Game> Tree<G> {
         out
     }
 
-    /// Creates a child of `node` for every legal action with the prior the
-    /// last [`Tree::evaluate_network`] left in the buffers.
-    fn expand_with_prior(&mut self, node: u32, mover: Player) {
-        let buf = self.eval.as_ref().expect("network buffers");
-        for (&a, &p) in self.legal.as_slice().iter().zip(&buf.prior) {
-            let mut child = Node::new(a, mover);
-            child.prior = p;
-            child.next_sibling = self.nodes[node as usize].first_child;
-            self.nodes[node as usize].first_child = self.nodes.len() as u32;
-            self.nodes.push(child);
-        }
-    }
-
     /// Mixes Dirichlet noise into the priors of the root's children (just
     /// created) when the search asks for it.
-    fn add_root_noise(&mut self, node: u32, cfg: &SearchConfig) {
+    /// `n` is the number of children (the root's legal actions).
+    fn add_root_noise(&mut self, node: u32, cfg: &SearchConfig, n: usize) {
         let Some(RootNoise { alpha, epsilon }) = cfg.root_noise.filter(|_| node == 0) else {
             return;
         };
         let mut eta = [0.0f64; crate::game::MAX_LEGAL_ACTIONS];
-        let n = self.legal.len();
         dirichlet(&mut self.rng, alpha, &mut eta[..n]);
         let mut c = self.nodes[0].first_child;
         let mut k = 0;
@@ -799,18 +1033,31 @@ fn run_tree<G: Game>(
         cfg.max_nodes
     }
     .min(INITIAL_NODES);
-    let mut tree = Tree::<G>::new(seed, capacity, cfg.network.as_deref());
+    let mut tree = Tree::<G>::new(seed, capacity, cfg.network.as_deref(), cfg.leaf_batch);
     let mut done = 0u64;
+    // Iterations when the stop token and the clock are next read.
+    let mut next_check = 8;
     loop {
-        tree.iterate(state, observer, cfg);
-        done += 1;
+        match cfg.network.as_deref().filter(|_| cfg.leaf_batch > 1) {
+            Some(net) => {
+                let left = if budget > 0 { budget - done } else { u64::MAX };
+                let want = left.min(cfg.leaf_batch as u64);
+                done += tree.iterate_batch(state, observer, cfg, net, want);
+            }
+            None => {
+                tree.iterate(state, observer, cfg);
+                done += 1;
+            }
+        }
         if budget > 0 && done >= budget {
             break;
         }
-        // The stop token and the clock are read every 8 iterations: cheap,
-        // and an iteration is far below a millisecond, so a deadline or a
-        // stop request is still met closely.
-        if done % 8 == 0 {
+        // The stop token and the clock are read every 8 iterations (with
+        // leaf batches, after the first batch that passes a multiple of 8):
+        // cheap, and an iteration is far below a millisecond, so a deadline
+        // or a stop request is still met closely.
+        if done >= next_check {
+            next_check = done + 8 - done % 8;
             if cancel.poll() {
                 break;
             }
