@@ -572,3 +572,29 @@ def test_only_regular_files_within_the_limit_are_read(tmp_path: Path, kind: str)
         assert "NetworkError" in line and message in line, line
     assert lines[6].startswith("cli 2 1 splendor selfplay: error: "), lines[6]
     assert message in lines[6], lines[6]
+
+
+def test_leaf_batch_is_checked_and_plays_legal_moves() -> None:
+    """``leaf_batch`` (docs/network.md, "Batched leaf evaluation"): out of 1..=256 is a
+    ConfigError naming it; a good value searches exactly its budget, reproducibly, and
+    the bot keeps it through repr and pickle."""
+    net = Network.from_bytes(encode(*random_tensors("base", 2, (32, 32), seed=4)))
+    state = splendor.new_game("base", seed=3)
+    for bad in (0, 257, -1):
+        with pytest.raises(ConfigError, match="leaf_batch"):
+            search(state, iterations=10, network=net, leaf_batch=bad)
+        with pytest.raises(ConfigError, match="leaf_batch"):
+            MctsBot(iterations=10, network=net, leaf_batch=bad)
+    for threads in (1, 2):
+        r = search(state, iterations=300, threads=threads, seed=5, network=net, leaf_batch=8)
+        assert r.iterations == 300
+        assert r.action in state.legal_actions()
+        again = search(state, iterations=300, threads=threads, seed=5, network=net, leaf_batch=8)
+        assert (again.visits, again.values) == (r.visits, r.values)
+    bot = MctsBot(iterations=100, seed=1, network=net, leaf_batch=8)
+    assert "leaf_batch=8" in repr(bot)
+    assert "leaf_batch" not in repr(MctsBot(iterations=100, network=net))
+    twin = pickle.loads(pickle.dumps(bot))
+    assert repr(twin) == repr(bot)
+    assert bot.act(state) == twin.act(state)
+    assert bot.act(state) in state.legal_actions()

@@ -185,6 +185,10 @@ quick_bot! {
 ///         temperature so small that its reciprocal overflows (below about
 ///         3e-39, e.g. 1e-320) is the limit of the softmax: the whole prior
 ///         on the best move(s).
+///     leaf_batch: Leaves evaluated per forward pass of the network (1 to
+///         256; unused without a network). Above 1 each tree selects that
+///         many leaves under a virtual loss and evaluates them together:
+///         more iterations per second, slightly staler selections.
 ///
 /// Raises:
 ///     ConfigError: A bad argument (the message names it and its range).
@@ -218,10 +222,10 @@ impl StateFn for MctsActFn<'_, '_> {
 #[pymethods]
 impl PyMctsBot {
     #[new]
-    #[pyo3(signature = (*args, **kwargs), text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None)")]
+    #[pyo3(signature = (*args, **kwargs), text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1)")]
     fn new(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        const SIGNATURE: &str = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None)";
-        let [iterations, time_limit, threads, seed, max_nodes, rollout_depth, exploration, prior_temperature, network] =
+        const SIGNATURE: &str = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1)";
+        let [iterations, time_limit, threads, seed, max_nodes, rollout_depth, exploration, prior_temperature, network, leaf_batch] =
             args::bind(
                 "MctsBot",
                 SIGNATURE,
@@ -235,11 +239,12 @@ impl PyMctsBot {
                     Param::Optional("exploration"),
                     Param::Optional("prior_temperature"),
                     Param::Optional("network"),
+                    Param::Optional("leaf_batch"),
                 ],
                 args,
                 kwargs,
             )?;
-        let [iterations, time_limit, threads, max_nodes, rollout_depth, exploration, prior_temperature] =
+        let [iterations, time_limit, threads, max_nodes, rollout_depth, exploration, prior_temperature, leaf_batch] =
             [
                 iterations,
                 time_limit,
@@ -248,6 +253,7 @@ impl PyMctsBot {
                 rollout_depth,
                 exploration,
                 prior_temperature,
+                leaf_batch,
             ]
             .map(Arg);
         let seed = seed_or_zero(seed)?;
@@ -266,6 +272,7 @@ impl PyMctsBot {
             &exploration,
             &prior_temperature,
             network.as_ref().map(|n| n.as_any()),
+            &leaf_batch,
         )?;
         let bot = ok(bots::MctsBot::new(config.clone()))?;
         Ok(Self {
@@ -343,6 +350,7 @@ impl PyMctsBot {
             c.exploration,
             prior,
             me.network.as_ref().map(|n| n.clone_ref(slf.py())),
+            c.leaf_batch,
         );
         (slf.get_type(), settings, stream).into_pyobject(slf.py())
     }
@@ -360,10 +368,14 @@ impl PyMctsBot {
 
     fn __repr__(&self) -> String {
         let c = &self.config;
-        let network = match &c.network {
+        let mut network = match &c.network {
             Some(n) => format!(", network=<{}>", &n.sha256_hex()[..12]),
             None => String::new(),
         };
+        // Shown when not the default, as the network is.
+        if c.leaf_batch != 1 {
+            network += &format!(", leaf_batch={}", c.leaf_batch);
+        }
         format!(
             "MctsBot(iterations={}, time_limit={}, threads={}, seed={}, max_nodes={}, rollout_depth={}, exploration={}, prior_temperature={}{network})",
             c.iterations,

@@ -16,7 +16,7 @@ use super::pickle::{self, count, real};
 use super::state::Seed;
 use super::{errors, interrupt};
 use crate::game::{Action, Game};
-use crate::search::mcts::ActionStats;
+use crate::search::mcts::{ActionStats, MAX_LEAF_BATCH};
 use crate::search::{SearchConfig, SearchResult, Selection};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -107,6 +107,7 @@ pub(super) fn search_config(
     exploration: &Arg<'_>,
     prior_temperature: &Arg<'_>,
     network: Option<&Bound<'_, PyAny>>,
+    leaf_batch: &Arg<'_>,
 ) -> PyResult<SearchConfig> {
     let network = network
         .filter(|n| !n.is_none())
@@ -135,6 +136,7 @@ pub(super) fn search_config(
             None => Selection::Uct,
         },
         network,
+        leaf_batch: leaf_batch.int_or("leaf_batch", 1, 1, MAX_LEAF_BATCH as i128)? as usize,
         ..defaults
     };
     ok(cfg.validate())?;
@@ -303,9 +305,9 @@ impl StateFn for SearchFn<'_> {
 ///     InvalidStateError: `state` is not a state of this engine.
 ///     KeyboardInterrupt: Ctrl-C during the search.
 #[pyfunction]
-#[pyo3(signature = (state, *, iterations=Arg(None), time_limit=Arg(None), threads=Arg(None), seed=Seed(0), max_nodes=Arg(None), rollout_depth=Arg(None), exploration=Arg(None), prior_temperature=Arg(None), network=None))]
+#[pyo3(signature = (state, *, iterations=Arg(None), time_limit=Arg(None), threads=Arg(None), seed=Seed(0), max_nodes=Arg(None), rollout_depth=Arg(None), exploration=Arg(None), prior_temperature=Arg(None), network=None, leaf_batch=Arg(None)))]
 #[pyo3(
-    text_signature = "(state, *, iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None)"
+    text_signature = "(state, *, iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn search(
@@ -320,6 +322,7 @@ fn search(
     exploration: Arg<'_>,
     prior_temperature: Arg<'_>,
     network: Option<&Bound<'_, PyAny>>,
+    leaf_batch: Arg<'_>,
 ) -> PyResult<PySearchResult> {
     let cfg = search_config(
         &iterations,
@@ -331,6 +334,7 @@ fn search(
         &exploration,
         &prior_temperature,
         network,
+        &leaf_batch,
     )?;
     super::with_state(state, SearchFn { cfg, py })?
 }
