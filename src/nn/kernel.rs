@@ -12,6 +12,27 @@
 //!
 //! `benches/nn.rs` measures both against `matrixmultiply`'s `sgemm`; the
 //! trunk uses [`gemv_cols`], the fastest there at every width.
+//!
+//! For several observations at once (the search's leaf batches),
+//! [`gemm_cols`] is [`gemv_cols`] register-tiled over 4 batch rows and 16
+//! outputs: each weight row is read once per 4 observations, and an input
+//! zero in all 4 is skipped. Per output it does the same operations in the
+//! same order as [`gemv_cols`], so a batch gives the same bits as one
+//! observation at a time. Chosen over `sgemm` by `cargo bench --bench nn --
+//! batch` (the trunk alone, base 2-player `needs` inputs, rows per second
+//! per thread, on a loaded 2-core AMD EPYC, so within some 20%):
+//!
+//! | trunk | batch | `gemm_cols` | `sgemm` |
+//! |-------|------:|------------:|--------:|
+//! | 64x2  | 1     | 477 k       | 50 k    |
+//! | 64x2  | 4     | 933 k       | 207 k   |
+//! | 64x2  | 16    | 983 k       | 730 k   |
+//! | 128x2 | 8     | 557 k       | 199 k   |
+//! | 256x2 | 4     | 234 k       | 42 k    |
+//! | 256x2 | 16    | 206 k       | 167 k   |
+//!
+//! `sgemm` packs both operands for every call and cannot skip the zeros of
+//! a sparse observation or a ReLU layer; it only catches up near 16 rows.
 
 /// Lanes of the accumulators: one AVX register of `f32`.
 const LANES: usize = 8;
