@@ -79,11 +79,16 @@ def main() -> None:
                 spent.append(time.perf_counter() - start)
     for spec, spent in zip(specs, times, strict=True):
         print(
-            f"{spec}: median {statistics.median(spent) * 1000:.2f} ms over {len(spent)} positions"
+            f"{spec}: median {statistics.median(spent) * 1000:.2f} ms, "
+            f"mean {statistics.fmean(spent) * 1000:.2f} ms over {len(spent)} positions"
         )
-    if len(specs) > 1:
-        ratio = statistics.median(b / a for a, b in zip(times[0], times[1], strict=True))
-        print(f"median ratio {specs[1]} / {specs[0]}: {ratio:.3f}")
+    for spec, spent in zip(specs[1:], times[1:], strict=True):
+        ratio = statistics.median(b / a for a, b in zip(times[0], spent, strict=True))
+        # The ratio of the totals is the time over whole games; the median ratio is the
+        # typical single position. They part where one bot's cost moves over a game (a
+        # rollout shortens as the game nears its end; a network evaluation does not).
+        total = sum(spent) / sum(times[0])
+        print(f"{spec} / {specs[0]}: median ratio {ratio:.3f}, ratio of totals {total:.3f}")
 
 
 if __name__ == "__main__":
