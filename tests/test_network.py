@@ -368,14 +368,16 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     assert nets.default_bot_spec("marvel", 2) == "net:770"
     r = splendor.match(["default", "random"], variant="marvel", games=2, seed=1)
     assert r.bots[0]["name"].startswith("net:770@")
-    # Base with 3 players ships a network: net:1650, mcts:1000's time over whole games.
-    assert nets.default_bot_spec("base", 3) == "net:1650"
-    three = make_bot("default", 3, "base", 3)
-    assert isinstance(three, MctsBot) and three.iterations == 1650
-    assert (
-        three.network_sha256
-        == hashlib.sha256((nets.NETS_DIR / "base-3p.safetensors").read_bytes()).hexdigest()
-    )
+    # Base and Marvel with 3 players ship a network each, at the iterations that take the
+    # total time of mcts:1000 over whole games: base net:1650, Marvel net:960.
+    for variant, iterations in (("base", 1650), ("marvel", 960)):
+        assert nets.default_bot_spec(variant, 3) == f"net:{iterations}"
+        three = make_bot("default", 3, variant, 3)
+        assert isinstance(three, MctsBot) and three.iterations == iterations
+        shipped_file = nets.NETS_DIR / f"{variant}-3p.safetensors"
+        assert three.network_sha256 == hashlib.sha256(shipped_file.read_bytes()).hexdigest()
+        r = splendor.match(["default", "random", "random"], variant=variant, players=3, games=1)
+        assert r.bots[0]["name"].startswith(f"net:{iterations}@")
     # No network for base with 4 players: the default is the rollout search of mcts:1000.
     assert nets.default_bot_spec("base", 4) == "mcts:1000"
     four = make_bot("default", 3, "base", 4)

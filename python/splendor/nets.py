@@ -51,6 +51,7 @@ SHIPPED_NET_ITERATIONS: dict[tuple[str, int], int] = {
     ("base", 3): 1650,
     ("duel", 2): 840,
     ("marvel", 2): 770,
+    ("marvel", 3): 960,
 }
 
 #: The default AI of a game no network is shipped for.
