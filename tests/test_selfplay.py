@@ -321,6 +321,27 @@ def test_selfplay_with_a_network_and_noise_records_and_regenerates(tmp_path: Pat
         sp.regenerate(run, [0])
 
 
+def test_a_run_resumes_with_its_network_moved_but_not_with_another(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    first = write_random_network(tmp_path / "a" / "net.safetensors", "base", 2)
+    whole = sp.load_shards(
+        sp.selfplay("base", tmp_path / "whole", games=3, seed=1, network=first, **FAST)
+    )
+    sp.selfplay("base", tmp_path / "run", games=1, seed=1, network=first, **FAST)
+    moved = tmp_path / "b" / "renamed.safetensors"
+    moved.parent.mkdir()
+    moved.write_bytes(first.read_bytes())
+    sp.selfplay("base", tmp_path / "run", games=3, seed=1, network=moved, **FAST)
+    assert_same_games(whole, sp.load_shards(tmp_path / "run"))
+    other = tmp_path / "b" / "other.safetensors"
+    other.write_bytes(first.read_bytes()[:-4] + b"\x00\x00\x80\x3f")
+    with pytest.raises(ConfigError, match="network_sha256"):
+        sp.selfplay("base", tmp_path / "run", games=4, seed=1, network=other, **FAST)
+    with pytest.raises(ConfigError, match="network_sha256"):
+        sp.selfplay("base", tmp_path / "run", games=4, seed=1, **FAST)
+    assert sorted(sp.load_shards(tmp_path / "run")["game_ids"].tolist()) == [0, 1, 2]
+
+
 def test_a_network_for_another_game_is_refused(tmp_path: Path) -> None:
     net = write_random_network(tmp_path / "duel.safetensors", "duel", 2)
     with pytest.raises(splendor.SplendorError, match="duel"):

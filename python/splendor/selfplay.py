@@ -246,7 +246,8 @@ def selfplay(
     PUCT guided by it; ``noise_alpha`` adds Dirichlet noise of that
     concentration to the root prior, with weight ``noise_epsilon``. The
     network's path and SHA-256 are recorded in ``run.json``. Resumes an
-    existing run with the same settings (games already stored are skipped);
+    existing run with the same settings (games already stored are skipped;
+    the network must have the same SHA-256, wherever its file now lies);
     a directory holding a run with other settings is a
     :class:`~splendor.errors.ConfigError`, raised before any game is played.
     ``progress(done, total)`` is called after each stored game.
@@ -286,8 +287,19 @@ def selfplay(
             "splendor.distributed.selfplay (selfplay --ray), or use another directory"
         )
     have = read_settings(run)
-    if have is not None and have != wanted:
-        diff = sorted(k for k in wanted.keys() | have.keys() if have.get(k) != wanted.get(k))
+    # The games depend on the network's weights, not on where its file lies:
+    # a run resumed from another directory or machine names the same network
+    # by another path, and its SHA-256 is what must match.
+    diff = (
+        []
+        if have is None
+        else sorted(
+            k
+            for k in wanted.keys() | have.keys()
+            if k != "network" and have.get(k) != wanted.get(k)
+        )
+    )
+    if diff:
         raise ConfigError(
             f"{run} holds a self-play run with other settings ({', '.join(diff)} differ); "
             "use another directory"
