@@ -340,6 +340,31 @@ def test_selfplay_with_a_network_on_the_cluster(cluster: str, tmp_path: Path) ->
     )
 
 
+def test_a_cluster_run_resumes_with_its_network_moved_but_not_with_another(
+    cluster: str, tmp_path: Path
+) -> None:
+    from test_network import encode, random_tensors
+
+    first = tmp_path / "a.safetensors"
+    first.write_bytes(encode(*random_tensors("base", 2, (8,), seed=1)))
+    run = selfplay(
+        "base", tmp_path / "ray", games=4, seed=2, network=str(first), chunk_size=2, **FAST
+    )
+    (run / "shard-000001.npz").unlink()  # a chunk lost: the resume plays it again
+    moved = tmp_path / "moved" / "b.safetensors"
+    moved.parent.mkdir()
+    moved.write_bytes(first.read_bytes())
+    selfplay("base", run, games=4, seed=2, network=str(moved), chunk_size=2, **FAST)
+    local = sp.selfplay(
+        "base", tmp_path / "local", games=4, seed=2, network=first, threads=1, **FAST
+    )
+    assert_same_games(sp.load_shards(run), sp.load_shards(local))
+    other = tmp_path / "other.safetensors"
+    other.write_bytes(encode(*random_tensors("base", 2, (8,), seed=2)))
+    with pytest.raises(ConfigError, match=r"holds another run \(settings differ\)"):
+        selfplay("base", run, games=4, seed=2, network=str(other), chunk_size=2, **FAST)
+
+
 # ---------------------------------------------------------------------------
 # Bad configuration: a clear, typed error before any work.
 

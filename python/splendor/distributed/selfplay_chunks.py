@@ -236,5 +236,7 @@ def _write_run_json(run: Path, settings: dict[str, Any]) -> None:
     if have is None:
         text = json.dumps(settings, indent=2, sort_keys=True) + "\n"
         atomic_write(path, text.encode())
-    elif have != settings:
+    elif {k: v for k, v in have.items() if k != "network"} != {
+        k: v for k, v in settings.items() if k != "network"
+    }:  # the network is compared by its SHA-256, wherever its file now lies
         raise ConfigError(f"{path} does not hold this run's settings (edited by hand?)")

@@ -99,6 +99,18 @@ def read_lines(path: Path, *, repair: bool = False) -> list[dict[str, Any]]:
     return records
 
 
+def _identity(manifest: dict[str, Any]) -> dict[str, Any]:
+    """What must match for a folder to hold the same run: the manifest without the
+    self-play network's path. The games depend on the network's weights, compared
+    by the SHA-256 beside the path, not on where its file lies: a run resumed on
+    another machine or from another directory names the same network by another
+    path."""
+    settings = manifest.get("settings")
+    if not isinstance(settings, dict) or "network" not in settings:
+        return manifest
+    return {**manifest, "settings": {k: v for k, v in settings.items() if k != "network"}}
+
+
 class RunFolder:
     """The output folder of one run, described by ``manifest``."""
 
@@ -133,9 +145,10 @@ class RunFolder:
                     f"{', ...' if len(others) > 3 else ''}): give a new or empty folder"
                 )
             return False
-        if have != self.manifest:
-            keys = self.manifest.keys() | have.keys()
-            diff = sorted(k for k in keys if have.get(k) != self.manifest.get(k))
+        have, want = _identity(have), _identity(self.manifest)
+        if have != want:
+            keys = want.keys() | have.keys()
+            diff = sorted(k for k in keys if have.get(k) != want.get(k))
             raise ConfigError(
                 f"{path} holds another run ({', '.join(diff)} differ): give another folder, "
                 "or the same settings to resume it"
