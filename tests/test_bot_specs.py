@@ -151,8 +151,8 @@ def test_net_specs_resolve_to_the_shipped_network_of_the_game() -> None:
     assert bot.network_sha256 == splendor.Network.load(duel).sha256
     state = splendor.new_game("duel", seed=3)
     assert bot.act(state) in state.legal_actions()
-    with pytest.raises(ConfigError, match="no network is shipped for base with 4 players"):
-        make_bot("net: 50", 0, "base", 4)
+    with pytest.raises(ConfigError, match="no network is shipped for marvel with 4 players"):
+        make_bot("net: 50", 0, "marvel", 4)
 
 
 # --- the web server ------------------------------------------------------------------
@@ -233,9 +233,14 @@ def test_a_spec_that_cannot_work_for_the_game_is_refused_when_it_is_created(
     client: Any,
 ) -> None:
     for spec in ("net: 50", "net", "net:1s"):
-        r = client.post("/api/v1/games", json={"players": 4, "bot": spec, "seed": 1})
-        assert "no network is shipped for base with 4 players" in refused(r, "bad_config")
+        r = client.post(
+            "/api/v1/games", json={"variant": "marvel", "players": 4, "bot": spec, "seed": 1}
+        )
+        assert "no network is shipped for marvel with 4 players" in refused(r, "bad_config")
     assert stored(client) == 0
     # `default` falls back to the rollout search where no network is shipped.
-    r = client.post("/api/v1/games", json={"players": 4, "bot": "default", "ai_seats": [0]})
+    r = client.post(
+        "/api/v1/games",
+        json={"variant": "marvel", "players": 4, "bot": "default", "ai_seats": [0]},
+    )
     assert r.status_code == 201, r.text

@@ -378,12 +378,22 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
         assert three.network_sha256 == hashlib.sha256(shipped_file.read_bytes()).hexdigest()
         r = splendor.match(["default", "random", "random"], variant=variant, players=3, games=1)
         assert r.bots[0]["name"].startswith(f"net:{iterations}@")
-    # No network for base with 4 players: the default is the rollout search of mcts:1000.
-    assert nets.default_bot_spec("base", 4) == "mcts:1000"
-    four = make_bot("default", 3, "base", 4)
+    # Base with 4 players ships a network too, at its equal time over whole games: net:1790.
+    assert nets.default_bot_spec("base", 4) == "net:1790"
+    base_four = make_bot("default", 3, "base", 4)
+    assert isinstance(base_four, MctsBot) and base_four.iterations == 1790
+    base_four_file = nets.NETS_DIR / "base-4p.safetensors"
+    assert base_four.network_sha256 == hashlib.sha256(base_four_file.read_bytes()).hexdigest()
+    r = splendor.match(["default", "random", "random", "random"], players=4, games=1, seed=1)
+    assert r.bots[0]["name"].startswith("net:1790@")
+    # No network for Marvel with 4 players: the default is the rollout search of mcts:1000.
+    assert nets.default_bot_spec("marvel", 4) == "mcts:1000"
+    four = make_bot("default", 3, "marvel", 4)
     assert isinstance(four, MctsBot)
     assert (four.iterations, four.network_sha256) == (1000, None)
-    r = splendor.match(["default", "random", "random", "random"], players=4, games=2, seed=1)
+    r = splendor.match(
+        ["default", "random", "random", "random"], variant="marvel", players=4, games=2, seed=1
+    )
     assert r.bots[0]["name"] == "mcts:1000"
     r = splendor.match(["default", "random"], variant="duel", games=2, seed=1)
     assert r.bots[0]["name"].startswith("net:840@")

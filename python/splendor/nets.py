@@ -18,7 +18,7 @@ Every spec is read by the one parser, :func:`splendor.parse_bot_spec`. The spec
 shipped network (``net:N``, ``N`` iterations taking about the time per move of
 ``mcts:1000``) where one is shipped, else ``mcts:1000``.
 
->>> resolve_bot_spec("default", "base", 4)
+>>> resolve_bot_spec("default", "marvel", 4)
 'mcts:1000'
 >>> resolve_bot_spec(" MCTS: 1000", "base", 2)
 'mcts:1000'
@@ -49,6 +49,7 @@ REFERENCE_DIR = NETS_DIR / "reference"
 SHIPPED_NET_ITERATIONS: dict[tuple[str, int], int] = {
     ("base", 2): 1070,
     ("base", 3): 1650,
+    ("base", 4): 1790,
     ("duel", 2): 840,
     ("marvel", 2): 770,
     ("marvel", 3): 960,
