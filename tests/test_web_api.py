@@ -224,8 +224,8 @@ def test_save_load_and_replay(client: TestClient) -> None:
     error(client.post("/api/v1/games/load", json=tampered), 422, "invalid_action")
 
 
-def midgame_view(seed: int = 4, players: int = 3) -> tuple[Any, int]:
-    state = splendor.new_game("base", players=players, seed=seed)
+def midgame_view(seed: int = 4, players: int = 3, variant: str = "base") -> tuple[Any, int]:
+    state = splendor.new_game(variant, players=players, seed=seed)
     rng = random.Random(seed)
     for _ in range(30):
         legal = state.legal_actions()
@@ -315,15 +315,16 @@ def test_the_network_default_budget_follows_the_servers_default_and_limit() -> N
 
 
 def test_net_specs_name_only_the_servers_own_networks(client: TestClient) -> None:
-    # No network for base with 4 players: `net` is refused up front, `default` falls back.
-    error(client.post("/api/v1/games", json={"players": 4, "bot": "net"}), 422, "bad_config")
-    four, seat = midgame_view(players=4)
+    # No network for Marvel with 4 players: `net` is refused up front, `default` falls back.
+    game = {"variant": "marvel", "players": 4, "bot": "net"}
+    error(client.post("/api/v1/games", json=game), 422, "bad_config")
+    four, seat = midgame_view(players=4, variant="marvel")
     message = error(
         client.post("/api/v1/move", json={"view": json.loads(four.to_json(seat)), "bot": "net:50"}),
         422,
         "bad_config",
     )
-    assert "no network is shipped for base with 4 players" in message
+    assert "no network is shipped for marvel with 4 players" in message
     state, seat = midgame_view()
     view = json.loads(state.to_json(seat))
     # A client must not make the server open a file of its choosing.
