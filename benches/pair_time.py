@@ -15,8 +15,8 @@ and games between strong bots are longer than greedy ones.
 
 from __future__ import annotations
 
+import argparse
 import statistics
-import sys
 import time
 
 import splendor
@@ -63,11 +63,23 @@ def time_whole_games(variant: str, players: int, specs: list[str]) -> list[list[
 
 
 def main() -> None:
-    args = sys.argv[1:]
-    whole_games = "--whole-games" in args
-    args = [a for a in args if a != "--whole-games"]
-    variant, players, specs = args[0], int(args[1]), args[2:]
-    if whole_games:
+    parser = argparse.ArgumentParser(
+        description="Time per move of bot specs, timed alternately on the same positions."
+    )
+    parser.add_argument(
+        "--whole-games",
+        action="store_true",
+        help="every decision of four whole games played by the specs (default: the first 20 "
+        "decisions of four GreedyBot games)",
+    )
+    parser.add_argument("variant", choices=["base", "duel", "marvel"])
+    parser.add_argument("players", type=int)
+    parser.add_argument(
+        "specs", nargs="+", metavar="SPEC", help="bot specs; the first is the baseline"
+    )
+    args = parser.parse_args()
+    variant, players, specs = args.variant, args.players, args.specs
+    if args.whole_games:
         times = time_whole_games(variant, players, specs)
     else:
         bots = [make_bot(spec, 1, variant, players) for spec in specs]
