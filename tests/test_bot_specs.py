@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import pickle
+from pathlib import Path
 from typing import Any
 
 import pytest
 import splendor
-from splendor import cli
+from splendor import cli, nets
 from splendor.arena import parse_bots
 from splendor.errors import ConfigError
 from splendor.nets import resolve_bot_spec
@@ -139,7 +140,17 @@ def test_make_bot_match_cli_and_server_read_the_same_spec(text: str) -> None:
         assert result.bots[0]["name"] == spec.kind
 
 
-def test_net_specs_resolve_to_the_shipped_network_of_the_game() -> None:
+def ship_no_marvel_4p(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game ships a network, so a game without one is made by taking Marvel 4p's away."""
+    for shipped in nets.NETS_DIR.glob("*.safetensors"):
+        if shipped.name != "marvel-4p.safetensors":
+            (folder / shipped.name).symlink_to(shipped)
+    monkeypatch.setattr(nets, "NETS_DIR", folder)
+
+
+def test_net_specs_resolve_to_the_shipped_network_of_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from splendor.nets import SHIPPED_NET_ITERATIONS, shipped_network_path
 
     duel = shipped_network_path("duel", 2)
@@ -151,6 +162,9 @@ def test_net_specs_resolve_to_the_shipped_network_of_the_game() -> None:
     assert bot.network_sha256 == splendor.Network.load(duel).sha256
     state = splendor.new_game("duel", seed=3)
     assert bot.act(state) in state.legal_actions()
+    marvel_four = make_bot("net: 50", 0, "marvel", 4)
+    assert isinstance(marvel_four, splendor.MctsBot) and marvel_four.network_sha256 is not None
+    ship_no_marvel_4p(tmp_path, monkeypatch)
     with pytest.raises(ConfigError, match="no network is shipped for marvel with 4 players"):
         make_bot("net: 50", 0, "marvel", 4)
 
@@ -230,8 +244,9 @@ def test_net_50_in_duel_uses_the_duel_network(client: Any) -> None:
 
 
 def test_a_spec_that_cannot_work_for_the_game_is_refused_when_it_is_created(
-    client: Any,
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    ship_no_marvel_4p(tmp_path, monkeypatch)
     for spec in ("net: 50", "net", "net:1s"):
         r = client.post(
             "/api/v1/games", json={"variant": "marvel", "players": 4, "bot": spec, "seed": 1}

@@ -25,6 +25,7 @@ RECORDED = {
     "base-3p": ROOT / "training" / "base-3p" / "g0.safetensors",
     "base-4p": ROOT / "training" / "base-4p" / "g0.safetensors",
     "marvel-3p": ROOT / "training" / "marvel-3p" / "g0.safetensors",
+    "marvel-4p": ROOT / "training" / "marvel-4p" / "g0.safetensors",
 }
 
 

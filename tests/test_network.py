@@ -368,33 +368,18 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     assert nets.default_bot_spec("marvel", 2) == "net:770"
     r = splendor.match(["default", "random"], variant="marvel", games=2, seed=1)
     assert r.bots[0]["name"].startswith("net:770@")
-    # Base and Marvel with 3 players ship a network each, at the iterations that take the
-    # total time of mcts:1000 over whole games: base net:1650, Marvel net:960.
-    for variant, iterations in (("base", 1650), ("marvel", 960)):
-        assert nets.default_bot_spec(variant, 3) == f"net:{iterations}"
-        three = make_bot("default", 3, variant, 3)
-        assert isinstance(three, MctsBot) and three.iterations == iterations
-        shipped_file = nets.NETS_DIR / f"{variant}-3p.safetensors"
-        assert three.network_sha256 == hashlib.sha256(shipped_file.read_bytes()).hexdigest()
-        r = splendor.match(["default", "random", "random"], variant=variant, players=3, games=1)
+    # Base and Marvel with 3 and 4 players ship a network each, at the iterations that take
+    # the total time of mcts:1000 over whole games.
+    multiplayer = (("base", 3, 1650), ("marvel", 3, 960), ("base", 4, 1790), ("marvel", 4, 830))
+    for variant, players, iterations in multiplayer:
+        assert nets.default_bot_spec(variant, players) == f"net:{iterations}"
+        bot = make_bot("default", 3, variant, players)
+        assert isinstance(bot, MctsBot) and bot.iterations == iterations
+        shipped_file = nets.NETS_DIR / f"{variant}-{players}p.safetensors"
+        assert bot.network_sha256 == hashlib.sha256(shipped_file.read_bytes()).hexdigest()
+        seats = ["default"] + ["random"] * (players - 1)
+        r = splendor.match(seats, variant=variant, players=players, games=1, seed=1)
         assert r.bots[0]["name"].startswith(f"net:{iterations}@")
-    # Base with 4 players ships a network too, at its equal time over whole games: net:1790.
-    assert nets.default_bot_spec("base", 4) == "net:1790"
-    base_four = make_bot("default", 3, "base", 4)
-    assert isinstance(base_four, MctsBot) and base_four.iterations == 1790
-    base_four_file = nets.NETS_DIR / "base-4p.safetensors"
-    assert base_four.network_sha256 == hashlib.sha256(base_four_file.read_bytes()).hexdigest()
-    r = splendor.match(["default", "random", "random", "random"], players=4, games=1, seed=1)
-    assert r.bots[0]["name"].startswith("net:1790@")
-    # No network for Marvel with 4 players: the default is the rollout search of mcts:1000.
-    assert nets.default_bot_spec("marvel", 4) == "mcts:1000"
-    four = make_bot("default", 3, "marvel", 4)
-    assert isinstance(four, MctsBot)
-    assert (four.iterations, four.network_sha256) == (1000, None)
-    r = splendor.match(
-        ["default", "random", "random", "random"], variant="marvel", players=4, games=2, seed=1
-    )
-    assert r.bots[0]["name"] == "mcts:1000"
     r = splendor.match(["default", "random"], variant="duel", games=2, seed=1)
     assert r.bots[0]["name"].startswith("net:840@")
     r = splendor.match(["default", "random"], games=2, seed=1)
@@ -404,6 +389,9 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     assert nets.default_bot_spec("base", 2) == "mcts:1000"
     fallback = make_bot("default", 3, "base", 2)
     assert isinstance(fallback, MctsBot) and fallback.network_sha256 is None
+    assert (fallback.iterations, nets.default_bot_spec("marvel", 4)) == (1000, "mcts:1000")
+    r = splendor.match(["default", "random", "random", "random"], players=4, games=2, seed=1)
+    assert r.bots[0]["name"] == "mcts:1000"
 
 
 def test_the_shipped_base_network_evaluates_its_stored_positions_as_before() -> None:

@@ -8,6 +8,7 @@ import random
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -314,8 +315,13 @@ def test_the_network_default_budget_follows_the_servers_default_and_limit() -> N
         assert move["bot"] == "net" and move["iterations"] == 200
 
 
-def test_net_specs_name_only_the_servers_own_networks(client: TestClient) -> None:
-    # No network for Marvel with 4 players: `net` is refused up front, `default` falls back.
+def test_net_specs_name_only_the_servers_own_networks(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With no network for Marvel with 4 players, `net` is refused up front.
+    from test_bot_specs import ship_no_marvel_4p
+
+    ship_no_marvel_4p(tmp_path, monkeypatch)
     game = {"variant": "marvel", "players": 4, "bot": "net"}
     error(client.post("/api/v1/games", json=game), 422, "bad_config")
     four, seat = midgame_view(players=4, variant="marvel")
@@ -560,7 +566,6 @@ def test_json_nested_too_deep_is_malformed(client: TestClient) -> None:
 def documented_errors() -> set[tuple[int, str]]:
     """The (status, code) pairs of the error table of docs/web.md."""
     import re
-    from pathlib import Path
 
     text = (Path(__file__).parent.parent / "docs" / "web.md").read_text()
     table = text.split("| status | code | when |")[1].split("\n\n")[0]
@@ -696,7 +701,6 @@ def test_the_boards_name_every_ai_seat(client: TestClient) -> None:
 
 
 def test_the_page_has_a_favicon_served_by_the_package(client: TestClient) -> None:
-    from pathlib import Path
 
     assert 'rel="icon" href="/static/favicon.svg"' in client.get("/").text
     for path in ("/static/favicon.svg", "/favicon.ico"):

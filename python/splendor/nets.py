@@ -18,8 +18,8 @@ Every spec is read by the one parser, :func:`splendor.parse_bot_spec`. The spec
 shipped network (``net:N``, ``N`` iterations taking about the time per move of
 ``mcts:1000``) where one is shipped, else ``mcts:1000``.
 
->>> resolve_bot_spec("default", "marvel", 4)
-'mcts:1000'
+>>> default_bot_spec("marvel", 4)
+'net:830'
 >>> resolve_bot_spec(" MCTS: 1000", "base", 2)
 'mcts:1000'
 >>> resolve_bot_spec("net:400@best.safetensors", "base", 2)
@@ -53,6 +53,7 @@ SHIPPED_NET_ITERATIONS: dict[tuple[str, int], int] = {
     ("duel", 2): 840,
     ("marvel", 2): 770,
     ("marvel", 3): 960,
+    ("marvel", 4): 830,
 }
 
 #: The default AI of a game no network is shipped for.
