@@ -1,11 +1,13 @@
-"""Shared pytest set-up: makes ``tests/`` importable (``from engines import ENGINES``), and
-gives SIGINT its usual meaning to the run and every process it starts."""
+"""Shared pytest set-up: makes ``tests/`` importable (``from engines import ENGINES``), gives
+SIGINT its usual meaning to the run and every process it starts, and shared fixtures."""
 
 from __future__ import annotations
 
 import signal
 import sys
 from pathlib import Path
+
+import pytest
 
 # A run started in the background of a shell without job control (`pytest &` in a script, or
 # under nohup) inherits SIGINT *ignored*, and passes that on through fork and exec to every
@@ -18,3 +20,15 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 HERE = str(Path(__file__).parent)
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
+
+
+@pytest.fixture
+def no_marvel_4p_network(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game ships a network, so a game without one is made by taking Marvel 4p's away:
+    the package's network folder is swapped for one holding every other shipped file."""
+    from splendor import nets
+
+    for shipped in nets.NETS_DIR.glob("*.safetensors"):
+        if shipped.name != "marvel-4p.safetensors":
+            (tmp_path / shipped.name).symlink_to(shipped)
+    monkeypatch.setattr(nets, "NETS_DIR", tmp_path)

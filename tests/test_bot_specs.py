@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import pickle
-from pathlib import Path
 from typing import Any
 
 import pytest
 import splendor
-from splendor import cli, nets
+from splendor import cli
 from splendor.arena import parse_bots
 from splendor.errors import ConfigError
 from splendor.nets import resolve_bot_spec
@@ -140,16 +139,8 @@ def test_make_bot_match_cli_and_server_read_the_same_spec(text: str) -> None:
         assert result.bots[0]["name"] == spec.kind
 
 
-def ship_no_marvel_4p(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every game ships a network, so a game without one is made by taking Marvel 4p's away."""
-    for shipped in nets.NETS_DIR.glob("*.safetensors"):
-        if shipped.name != "marvel-4p.safetensors":
-            (folder / shipped.name).symlink_to(shipped)
-    monkeypatch.setattr(nets, "NETS_DIR", folder)
-
-
 def test_net_specs_resolve_to_the_shipped_network_of_the_game(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    request: pytest.FixtureRequest,
 ) -> None:
     from splendor.nets import SHIPPED_NET_ITERATIONS, shipped_network_path
 
@@ -164,7 +155,7 @@ def test_net_specs_resolve_to_the_shipped_network_of_the_game(
     assert bot.act(state) in state.legal_actions()
     marvel_four = make_bot("net: 50", 0, "marvel", 4)
     assert isinstance(marvel_four, splendor.MctsBot) and marvel_four.network_sha256 is not None
-    ship_no_marvel_4p(tmp_path, monkeypatch)
+    request.getfixturevalue("no_marvel_4p_network")
     with pytest.raises(ConfigError, match="no network is shipped for marvel with 4 players"):
         make_bot("net: 50", 0, "marvel", 4)
 
@@ -244,9 +235,8 @@ def test_net_50_in_duel_uses_the_duel_network(client: Any) -> None:
 
 
 def test_a_spec_that_cannot_work_for_the_game_is_refused_when_it_is_created(
-    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    client: Any, no_marvel_4p_network: None
 ) -> None:
-    ship_no_marvel_4p(tmp_path, monkeypatch)
     for spec in ("net: 50", "net", "net:1s"):
         r = client.post(
             "/api/v1/games", json={"variant": "marvel", "players": 4, "bot": spec, "seed": 1}

@@ -316,12 +316,9 @@ def test_the_network_default_budget_follows_the_servers_default_and_limit() -> N
 
 
 def test_net_specs_name_only_the_servers_own_networks(
-    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    client: TestClient, no_marvel_4p_network: None
 ) -> None:
     # With no network for Marvel with 4 players, `net` is refused up front.
-    from test_bot_specs import ship_no_marvel_4p
-
-    ship_no_marvel_4p(tmp_path, monkeypatch)
     game = {"variant": "marvel", "players": 4, "bot": "net"}
     error(client.post("/api/v1/games", json=game), 422, "bad_config")
     four, seat = midgame_view(players=4, variant="marvel")
