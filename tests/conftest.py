@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,12 +24,17 @@ if HERE not in sys.path:
 
 
 @pytest.fixture
-def no_marvel_4p_network(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def no_marvel_4p_network(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every game ships a network, so a game without one is made by taking Marvel 4p's away:
-    the package's network folder is swapped for one holding every other shipped file."""
+    the package's network folder is swapped for one holding every other shipped file. The web
+    server loads each shipped network once per process, so its cache is emptied on both sides."""
     from splendor import nets
+    from splendor.web import ai
 
     for shipped in nets.NETS_DIR.glob("*.safetensors"):
         if shipped.name != "marvel-4p.safetensors":
             (tmp_path / shipped.name).symlink_to(shipped)
     monkeypatch.setattr(nets, "NETS_DIR", tmp_path)
+    ai.shipped_network.cache_clear()
+    yield
+    ai.shipped_network.cache_clear()
