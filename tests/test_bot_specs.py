@@ -21,8 +21,9 @@ from splendor.play import make_bot
 
 FORMS = (
     "default, random, greedy, mcts, mcts:N, mcts:Ts, net, net:N, net:Ts, net:N@PATH or "
-    "net:Ts@PATH (N: iterations, a whole number >= 1 in digits; T: seconds, a number > 0 "
-    "in digits such as 0.5 or 2)"
+    "net:Ts@PATH, a net budget optionally followed by :batch=B (net:N:batch=4@PATH) "
+    "(N: iterations, a whole number >= 1 in digits; T: seconds, a number > 0 in digits "
+    "such as 0.5 or 2; B: leaves per network evaluation, a whole number between 1 and 256)"
 )
 
 # Spellings outside the grammar: Python's int() and float() took several of them.
@@ -43,6 +44,11 @@ BAD = [
     "greedy:5",
     "net@x.safetensors",
     "alphago",
+    "net:50:batch=0",
+    "net:50:batch=257",
+    "net:50:batch=2.5",
+    "mcts:50:batch=4",
+    "net:batch=4",
 ]
 
 
@@ -51,25 +57,33 @@ def message(spec: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("text", "kind", "iterations", "time_limit", "canonical"),
+    ("text", "kind", "iterations", "time_limit", "leaf_batch", "canonical"),
     [
-        ("default", "default", None, None, "default"),
-        (" Greedy ", "greedy", None, None, "greedy"),
-        ("mcts", "mcts", None, None, "mcts"),
-        ("mcts: 150000", "mcts", 150_000, None, "mcts:150000"),
-        ("MCTS:0.5s", "mcts", None, 0.5, "mcts:0.5s"),
-        ("net: 50", "net", 50, None, "net:50"),
-        ("net:2s", "net", None, 2.0, "net:2s"),
+        ("default", "default", None, None, None, "default"),
+        (" Greedy ", "greedy", None, None, None, "greedy"),
+        ("mcts", "mcts", None, None, None, "mcts"),
+        ("mcts: 150000", "mcts", 150_000, None, None, "mcts:150000"),
+        ("MCTS:0.5s", "mcts", None, 0.5, None, "mcts:0.5s"),
+        ("net: 50", "net", 50, None, None, "net:50"),
+        ("net:2s", "net", None, 2.0, None, "net:2s"),
+        ("net:900: Batch=4", "net", 900, None, 4, "net:900:batch=4"),
+        ("net:0.5s:batch=256", "net", None, 0.5, 256, "net:0.5s:batch=256"),
     ],
 )
 def test_the_parser(
-    text: str, kind: str, iterations: int | None, time_limit: float | None, canonical: str
+    text: str,
+    kind: str,
+    iterations: int | None,
+    time_limit: float | None,
+    leaf_batch: int | None,
+    canonical: str,
 ) -> None:
     spec = splendor.parse_bot_spec(text)
-    assert (spec.kind, spec.iterations, spec.time_limit, spec.network) == (
+    assert (spec.kind, spec.iterations, spec.time_limit, spec.leaf_batch, spec.network) == (
         kind,
         iterations,
         time_limit,
+        leaf_batch,
         None,
     )
     assert str(spec) == canonical
@@ -158,6 +172,45 @@ def test_net_specs_resolve_to_the_shipped_network_of_the_game(
     request.getfixturevalue("no_marvel_4p_network")
     with pytest.raises(ConfigError, match="no network is shipped for marvel with 4 players"):
         make_bot("net: 50", 0, "marvel", 4)
+
+
+def test_a_leaf_batch_reaches_every_kind_of_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    from splendor import nets
+    from splendor.web.ai import ServerLimits, choose, plan_move
+
+    duel = nets.shipped_network_path("duel", 2)
+    spec = f"net:30:batch=4@{duel}"
+    bot = make_bot(spec, 0, "duel", 2)
+    assert isinstance(bot, splendor.MctsBot) and (bot.iterations, bot.leaf_batch) == (30, 4)
+    unbatched = make_bot(f"net:30@{duel}", 0, "duel", 2)
+    assert isinstance(unbatched, splendor.MctsBot) and unbatched.leaf_batch == 1
+    # The engine's own bots (splendor.match) take it too, and name it in the table.
+    result = splendor.match([spec, "random"], variant="duel", games=2, seed=1)
+    assert result.bots[0]["name"].startswith("net:30:batch=4@")
+    # A path-less net spec gets the shipped network's batch unless it gives one.
+    assert nets.resolve_bot_spec("net:30", "duel", 2) == f"net:30@{duel}"
+    monkeypatch.setitem(nets.SHIPPED_NET_LEAF_BATCH, ("duel", 2), 8)
+    iterations = nets.SHIPPED_NET_ITERATIONS["duel", 2]
+    assert nets.default_bot_spec("duel", 2) == f"net:{iterations}:batch=8"
+    assert nets.resolve_bot_spec("default", "duel", 2) == f"net:{iterations}:batch=8@{duel}"
+    assert nets.resolve_bot_spec("net:0.5s", "duel", 2) == f"net:0.5s:batch=8@{duel}"
+    assert nets.resolve_bot_spec("net:30:batch=2", "duel", 2) == f"net:30:batch=2@{duel}"
+    shipped = make_bot("net:30", 0, "duel", 2)
+    assert isinstance(shipped, splendor.MctsBot) and shipped.leaf_batch == 8
+    # The web server's searches: the spec's batch, else the shipped one's.
+    seen: list[int] = []
+    search = splendor.search
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs["leaf_batch"])
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(splendor, "search", spy)
+    state = splendor.new_game("duel", seed=3)
+    for bot_spec, expected in (("net:30:batch=2", 2), ("net:30", 8), ("mcts:30", 1)):
+        plan = plan_move(bot_spec, None, None, ServerLimits(), ("duel", 2))
+        assert choose(state, plan, seed=1).action_id in [int(a) for a in state.legal_actions()]
+        assert seen[-1] == expected, bot_spec
 
 
 # --- the web server ------------------------------------------------------------------

@@ -657,6 +657,10 @@ class MctsBot:
         """Search threads."""
 
     @property
+    def leaf_batch(self) -> int:
+        """Leaves evaluated per forward pass of the network (1: one at a time)."""
+
+    @property
     def network_sha256(self) -> str | None:
         """SHA-256 (hex) of the network file, or ``None`` for the rollout search."""
 
@@ -715,6 +719,11 @@ class BotSpec:
     def network(self) -> str | None:
         """PATH of ``net:N@PATH`` / ``net:Ts@PATH``; None when the spec names no file."""
 
+    @property
+    def leaf_batch(self) -> int | None:
+        """B of ``net:...:batch=B`` (leaves per forward pass of the network); None when
+        the spec gives none."""
+
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
@@ -726,8 +735,11 @@ def parse_bot_spec(text: str) -> BotSpec:
     The forms: ``default`` (the package's default AI for the game), ``random``,
     ``greedy``, ``mcts`` (1000 iterations), ``mcts:N`` (N iterations), ``mcts:Ts`` (T
     seconds per move), ``net``, ``net:N``, ``net:Ts`` (the search guided by the network
-    shipped for the game), ``net:N@PATH``, ``net:Ts@PATH`` (the network file at PATH).
-    N is digits only (1 or more); T is digits with an optional decimal part (``0.5``,
+    shipped for the game), ``net:N@PATH``, ``net:Ts@PATH`` (the network file at PATH);
+    a ``net`` budget may be followed by ``:batch=B`` (``net:900:batch=4@PATH``: B leaves,
+    between 1 and 256, per forward pass of the network, the ``leaf_batch`` of
+    :class:`MctsBot`).
+    N and B are digits only (1 or more); T is digits with an optional decimal part (``0.5``,
     ``2``), more than 0: no sign, exponent, underscore, ``inf`` or ``nan``. Keywords may
     be in any case; spaces around the text and its parts are ignored (``mcts: 500`` is
     ``mcts:500``). Nothing is loaded or checked against a game: a limit on the budget is

@@ -344,7 +344,8 @@ def _add_match(sub: Any) -> None:
         "--bots",
         default="mcts:1000,greedy",
         help="comma-separated: random, greedy, mcts, mcts:N (iterations), mcts:Ts (seconds), "
-        "net:N / net:Ts (the shipped network), net:N@PATH / net:Ts@PATH (a network file)",
+        "net:N / net:Ts (the shipped network), net:N@PATH / net:Ts@PATH (a network file); "
+        "a net budget may add :batch=B (leaves per network evaluation): net:900:batch=4",
     )
     p.add_argument(
         "--threads", type=int_in(1, 1024), default=None, help="games played at once (default 1)"
@@ -396,7 +397,8 @@ def _add_play(sub: Any) -> None:
         "--bot",
         default="default",
         help="default (the shipped network's search where there is one, else mcts:1000), "
-        "random, greedy, mcts, mcts:N, mcts:Ts, net:N, net:Ts, net:N@PATH or net:Ts@PATH",
+        "random, greedy, mcts, mcts:N, mcts:Ts, net:N, net:Ts, net:N@PATH or net:Ts@PATH "
+        "(a net budget may add :batch=B: net:900:batch=4)",
     )
     p.add_argument("--seat", type=int_in(0, 3), default=0, help="your seat (0 plays first)")
     p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)

@@ -56,6 +56,12 @@ SHIPPED_NET_ITERATIONS: dict[tuple[str, int], int] = {
     ("marvel", 4): 830,
 }
 
+#: Leaves per forward pass (``leaf_batch``) of the default AI's search, for each
+#: ``(variant, players)`` whose shipped network is searched with more than one:
+#: a wider network pays for itself only when its trunk sees several leaves at once
+#: (docs/network.md, "Batched leaf evaluation"). Every other game searches with 1.
+SHIPPED_NET_LEAF_BATCH: dict[tuple[str, int], int] = {}
+
 #: The default AI of a game no network is shipped for.
 DEFAULT_SEARCH = "mcts:1000"
 
@@ -99,14 +105,28 @@ def reference_network_path(name: str, variant: str, players: int) -> Path | None
     return path
 
 
+def shipped_leaf_batch(variant: str, players: int) -> int:
+    """Leaves per forward pass of the shipped network's search for that game
+    (:data:`SHIPPED_NET_LEAF_BATCH`, else 1)."""
+    return SHIPPED_NET_LEAF_BATCH.get((variant, players), 1)
+
+
+def _with_shipped_batch(budget: str, variant: str, players: int) -> str:
+    """``net:BUDGET`` with the shipped ``:batch=B`` where the game's is not 1."""
+    batch = shipped_leaf_batch(variant, players)
+    return f"net:{budget}" if batch == 1 else f"net:{budget}:batch={batch}"
+
+
 def default_bot_spec(variant: str, players: int) -> str:
     """The spec of the default AI for ``variant`` with ``players`` players:
-    ``net:N`` (the shipped network, ``N`` from :data:`SHIPPED_NET_ITERATIONS`) where a
-    network is shipped, else ``mcts:1000``."""
+    ``net:N`` (the shipped network, ``N`` from :data:`SHIPPED_NET_ITERATIONS`, with
+    ``:batch=B`` where :data:`SHIPPED_NET_LEAF_BATCH` gives one) where a network is
+    shipped, else ``mcts:1000``."""
     if (NETS_DIR / f"{variant}-{players}p.safetensors").is_file():
         # A shipped file always has its figure (a test checks); 1000 guards a file a
         # user dropped into the package for a game we do not ship.
-        return f"net:{SHIPPED_NET_ITERATIONS.get((variant, players), 1000)}"
+        iterations = SHIPPED_NET_ITERATIONS.get((variant, players), 1000)
+        return _with_shipped_batch(str(iterations), variant, players)
     return DEFAULT_SEARCH
 
 
@@ -114,7 +134,8 @@ def resolve_bot_spec(spec: str, variant: str, players: int) -> str:
     """``spec``, parsed by :func:`splendor.parse_bot_spec`, in its one spelling, with
     ``default`` turned into :func:`default_bot_spec` and a path-less ``net`` /
     ``net:N`` / ``net:Ts`` into ``net:...@<shipped network>`` (``net`` alone: the
-    iterations of :data:`SHIPPED_NET_ITERATIONS`): a spec the engine can build.
+    iterations of :data:`SHIPPED_NET_ITERATIONS`; without ``:batch=B``, the shipped
+    network's own :func:`shipped_leaf_batch`): a spec the engine can build.
 
     Raises:
         ConfigError: Not a bot spec (the message lists the forms), or a path-less
@@ -129,6 +150,9 @@ def resolve_bot_spec(spec: str, variant: str, players: int) -> str:
             parsed = _core.parse_bot_spec(
                 f"net:{SHIPPED_NET_ITERATIONS.get((variant, players), 1000)}"
             )
+        if parsed.leaf_batch is None:
+            budget = str(parsed).split(":", 1)[1]
+            parsed = _core.parse_bot_spec(_with_shipped_batch(budget, variant, players))
         return f"{parsed}@{path}"
     if parsed.kind == "net" and parsed.network is not None:
         reference = reference_network_path(parsed.network, variant, players)

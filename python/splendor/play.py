@@ -93,9 +93,10 @@ def make_bot(spec: str, seed: int, variant: str = "base", players: int = 2) -> B
     """A bot from a spec (read by :func:`splendor.parse_bot_spec`, the one parser):
     ``random``, ``greedy``, ``mcts``, ``mcts:N``, ``mcts:Ts``, ``net:N@PATH``,
     ``net:Ts@PATH``, ``net`` / ``net:N`` / ``net:Ts`` (the network shipped for
-    ``variant`` and ``players``), or ``default`` (the default AI for the game: the
-    shipped network at about the time of ``mcts:1000`` where one is shipped, else
-    ``mcts:1000``; see :func:`splendor.nets.default_bot_spec`).
+    ``variant`` and ``players``), each ``net`` budget optionally with ``:batch=B``,
+    or ``default`` (the default AI for the game: the shipped network at about the
+    time of ``mcts:1000`` where one is shipped, else ``mcts:1000``; see
+    :func:`splendor.nets.default_bot_spec`).
 
     Raises:
         ConfigError: The spec is not one of those, or no network is shipped.
@@ -112,6 +113,7 @@ def make_bot(spec: str, seed: int, variant: str = "base", players: int = 2) -> B
         time_limit=parsed.time_limit,
         seed=seed,
         network=parsed.network,
+        leaf_batch=parsed.leaf_batch or 1,
     )
 
 

@@ -324,6 +324,12 @@ impl PyMctsBot {
         self.config.threads
     }
 
+    /// Leaves evaluated per forward pass of the network (1: one at a time).
+    #[getter]
+    fn leaf_batch(&self) -> usize {
+        self.config.leaf_batch
+    }
+
     /// SHA-256 of the network file, or None for the rollout search.
     #[getter]
     fn network_sha256(&self) -> Option<String> {
@@ -478,6 +484,13 @@ impl PyBotSpec {
         self.spec.network.as_deref()
     }
 
+    /// B of `net:...:batch=B` (leaves per forward pass of the network);
+    /// None when the spec gives none.
+    #[getter]
+    fn leaf_batch(&self) -> Option<usize> {
+        self.spec.leaf_batch
+    }
+
     fn __str__(&self) -> String {
         self.spec.to_string()
     }
@@ -508,7 +521,10 @@ impl PyBotSpec {
 /// `greedy`, `mcts` (1000 iterations), `mcts:N` (N iterations), `mcts:Ts`
 /// (T seconds per move), `net`, `net:N`, `net:Ts` (the search guided by the
 /// network shipped for the game), `net:N@PATH`, `net:Ts@PATH` (the network
-/// file at PATH). N is digits only (1 or more); T is digits with an optional
+/// file at PATH); a `net` budget may be followed by `:batch=B`
+/// (`net:900:batch=4@PATH`: B leaves, between 1 and 256, per forward pass of the
+/// network, the `leaf_batch` of `MctsBot`). N and B are digits only (1 or
+/// more); T is digits with an optional
 /// decimal part (`0.5`, `2`), more than 0: no sign, exponent, underscore,
 /// `inf` or `nan`. Keywords may be in any case; spaces around the text and
 /// its parts are ignored (`mcts: 500` is `mcts:500`). Nothing is loaded or

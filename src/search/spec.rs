@@ -8,16 +8,19 @@
 //! of its parts are ignored, so `mcts: 500` is `mcts:500`):
 //!
 //! ```text
-//! spec   = "default" | "random" | "greedy" | "mcts" [":" budget] | "net" [":" budget ["@" PATH]]
+//! spec   = "default" | "random" | "greedy" | "mcts" [":" budget]
+//!        | "net" [":" budget [":" "batch" "=" B] ["@" PATH]]
 //! budget = N | T "s"
 //! N      = ASCII digits, a whole number between 1 and 2**64 - 1 (iterations)
 //! T      = ASCII digits ["." ASCII digits], a finite number > 0 (seconds)
+//! B      = ASCII digits, a whole number between 1 and MAX_LEAF_BATCH (leaves per
+//!          forward pass of the network: `SearchConfig::leaf_batch`)
 //! ```
 //!
 //! No sign, exponent, underscore, `inf` or `nan`: one spelling per value.
 
 use super::bots::{Bot, GreedyBot, MctsBot, RandomBot};
-use super::mcts::SearchConfig;
+use super::mcts::{SearchConfig, MAX_LEAF_BATCH};
 use crate::game::{Game, GameError};
 use crate::nn::Network;
 use std::fmt;
@@ -25,8 +28,10 @@ use std::sync::Arc;
 
 /// The accepted forms, in the words of every error about a bad spec.
 pub const SPEC_FORMS: &str = "default, random, greedy, mcts, mcts:N, mcts:Ts, net, net:N, \
-    net:Ts, net:N@PATH or net:Ts@PATH (N: iterations, a whole number >= 1 in digits; \
-    T: seconds, a number > 0 in digits such as 0.5 or 2)";
+    net:Ts, net:N@PATH or net:Ts@PATH, a net budget optionally followed by :batch=B \
+    (net:N:batch=4@PATH) (N: iterations, a whole number >= 1 in digits; \
+    T: seconds, a number > 0 in digits such as 0.5 or 2; B: leaves per network \
+    evaluation, a whole number between 1 and 256)";
 
 /// The error for a spec outside the grammar: the one message, everywhere.
 fn unknown(text: &str) -> GameError {
@@ -77,6 +82,10 @@ pub struct ParsedBotSpec {
     pub time_limit: Option<f64>,
     /// `PATH` of `net:...@PATH`, as written (its surrounding spaces removed).
     pub network: Option<String>,
+    /// `B` of `net:...:batch=B`: leaves evaluated per forward pass of the
+    /// network ([`SearchConfig::leaf_batch`]); None when the spec gives none
+    /// (the engine then uses 1, the Python package the shipped network's own).
+    pub leaf_batch: Option<usize>,
 }
 
 /// `N`: ASCII digits only, between 1 and `u64::MAX`.
@@ -85,6 +94,16 @@ fn iterations(text: &str) -> Option<u64> {
         return None;
     }
     text.parse().ok().filter(|&n| n >= 1)
+}
+
+/// `batch=B` after a net budget: B digits only, between 1 and [`MAX_LEAF_BATCH`].
+fn leaf_batch(option: &str) -> Option<usize> {
+    let (key, value) = option.split_once('=')?;
+    if !key.trim().eq_ignore_ascii_case("batch") {
+        return None;
+    }
+    let b = iterations(value.trim())?;
+    (b <= MAX_LEAF_BATCH as u64).then_some(b as usize)
 }
 
 /// `T`: digits with an optional fraction of digits, finite and > 0.
@@ -112,6 +131,11 @@ impl ParsedBotSpec {
             Some((word, budget)) => (word.trim(), Some(budget.trim())),
             None => (head.trim(), None),
         };
+        let (budget, option) = match budget.map(|b| b.split_once(':')) {
+            Some(Some((budget, option))) => (Some(budget.trim()), Some(option)),
+            Some(None) => (budget, None),
+            None => (None, None),
+        };
         let kind = [
             BotKind::Default,
             BotKind::Random,
@@ -128,7 +152,15 @@ impl ParsedBotSpec {
             iterations: None,
             time_limit: None,
             network: None,
+            leaf_batch: None,
         };
+        if let Some(option) = option {
+            // A batch goes with a network search: net:N:batch=B.
+            if kind != BotKind::Net {
+                return Err(unknown(text));
+            }
+            spec.leaf_batch = Some(leaf_batch(option).ok_or_else(|| unknown(text))?);
+        }
         if let Some(budget) = budget {
             if !searches {
                 return Err(unknown(text));
@@ -159,6 +191,9 @@ impl fmt::Display for ParsedBotSpec {
         if let Some(t) = self.time_limit {
             // Display of an f64 never uses an exponent, so this is digits.
             write!(f, ":{t}s")?;
+        }
+        if let Some(b) = self.leaf_batch {
+            write!(f, ":batch={b}")?;
         }
         match &self.network {
             Some(path) => write!(f, "@{path}"),
@@ -219,6 +254,9 @@ impl BotSpec {
             cfg.iterations = 0;
             cfg.time_limit = Some(t);
         }
+        if let Some(b) = spec.leaf_batch {
+            cfg.leaf_batch = b;
+        }
         cfg.validate()?;
         Ok(BotSpec::Mcts(cfg))
     }
@@ -247,6 +285,9 @@ impl fmt::Display for BotSpec {
                     (0, Some(t)) => write!(f, "{kind}:{t}s")?,
                     (n, None) => write!(f, "{kind}:{n}")?,
                     (n, Some(t)) => write!(f, "{kind}:{n}/{t}s")?,
+                }
+                if c.network.is_some() && c.leaf_batch != 1 {
+                    write!(f, ":batch={}", c.leaf_batch)?;
                 }
                 // The file's hash tells two networks apart in a table.
                 match &c.network {
@@ -330,6 +371,48 @@ mod tests {
             parsed("mcts:18446744073709551615").iterations,
             Some(u64::MAX)
         );
+        for (text, n, t, b, path, canonical) in [
+            (
+                "net:900:batch=4",
+                Some(900),
+                None,
+                4,
+                None,
+                "net:900:batch=4",
+            ),
+            (
+                " NET: 0.5s : Batch = 256 @ x.st",
+                None,
+                Some(0.5),
+                256,
+                Some("x.st"),
+                "net:0.5s:batch=256@x.st",
+            ),
+            (
+                "net:7:batch=1@a,b",
+                Some(7),
+                None,
+                1,
+                Some("a,b"),
+                "net:7:batch=1@a,b",
+            ),
+        ] {
+            let p = parsed(text);
+            assert_eq!(
+                (
+                    p.kind,
+                    p.iterations,
+                    p.time_limit,
+                    p.leaf_batch,
+                    p.network.as_deref()
+                ),
+                (BotKind::Net, n, t, Some(b), path),
+                "{text}"
+            );
+            assert_eq!(p.to_string(), canonical, "{text}");
+            assert_eq!(parsed(&p.to_string()), p, "{text}");
+        }
+        assert_eq!(parsed("net:900").leaf_batch, None);
     }
 
     #[test]
@@ -367,6 +450,18 @@ mod tests {
             "net:50@",
             "net:50@ ",
             "net:abc@x",
+            "net:batch=4",
+            "net::batch=4",
+            "net:50:",
+            "net:50:batch",
+            "net:50:batch=",
+            "net:50:batch=0",
+            "net:50:batch=257",
+            "net:50:batch=-1",
+            "net:50:batch=4:batch=4",
+            "net:50,size=4",
+            "mcts:50:batch=4",
+            "greedy:1:batch=4",
         ] {
             let m = refused(bad);
             assert_eq!(m, format!("unknown bot `{bad}`: expected {SPEC_FORMS}"));
@@ -392,6 +487,19 @@ mod tests {
                 other => panic!("{shipped}: {other:?}"),
             }
         }
+        // A batch reaches the search's settings.
+        let net = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/python/splendor/data/nets/base-2p.safetensors"
+        );
+        let BotSpec::Mcts(cfg) = BotSpec::parse(&format!("net:30:batch=8@{net}")).unwrap() else {
+            panic!()
+        };
+        assert_eq!((cfg.iterations, cfg.leaf_batch), (30, 8));
+        let BotSpec::Mcts(cfg) = BotSpec::parse(&format!("net:30@{net}")).unwrap() else {
+            panic!()
+        };
+        assert_eq!(cfg.leaf_batch, 1);
         // The engine's parse refuses exactly what the grammar refuses.
         assert!(matches!(
             BotSpec::parse("mcts:1e9s"),

@@ -14,7 +14,7 @@ from typing import Any
 
 import splendor
 from splendor.errors import ConfigError
-from splendor.nets import SHIPPED_NET_ITERATIONS, shipped_network_path
+from splendor.nets import SHIPPED_NET_ITERATIONS, shipped_leaf_batch, shipped_network_path
 from splendor.play import make_bot
 from splendor.web.models import Considered, MoveResponse
 
@@ -55,6 +55,9 @@ class Plan:
     """The default iterations of the rollout search (the server's ``default_iterations``)."""
     max_iterations: int = 100_000
     """The server's limit, which a network search's default budget must respect too."""
+    leaf_batch: int | None = None
+    """Leaves per forward pass of a network search (``net:N:batch=B``); None: the
+    shipped network's own."""
 
 
 def plan_move(
@@ -91,7 +94,12 @@ def plan_move(
         if spec.kind == "net" and game is not None:
             shipped_network_path(*game)  # ConfigError when none is shipped
         plan = Plan(
-            spec.kind, iterations, time_limit, limits.default_iterations, limits.max_iterations
+            spec.kind,
+            iterations,
+            time_limit,
+            limits.default_iterations,
+            limits.max_iterations,
+            spec.leaf_batch,
         )
     else:
         # random or greedy: no search, but a budget asked for is still checked.
@@ -142,12 +150,16 @@ def choose(state: Any, plan: Plan, seed: int) -> MoveResponse:
                 per_thousand = SHIPPED_NET_ITERATIONS.get(game, 1000)
                 iterations = round(plan.rollout_iterations * per_thousand / 1000)
                 iterations = max(1, min(iterations, plan.max_iterations))
+        leaf_batch = 1
+        if network is not None:
+            leaf_batch = plan.leaf_batch or shipped_leaf_batch(*game)
         result = splendor.search(
             state,
             iterations=iterations,
             time_limit=plan.time_limit,
             seed=seed,
             network=network,
+            leaf_batch=leaf_batch,
         )
         elapsed = time.perf_counter() - start
         ranked = sorted(result.visits, key=lambda a: (-result.visits[a], int(a)))

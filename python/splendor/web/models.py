@@ -49,9 +49,10 @@ class MoveRequest(Strict):
         " package ships a network for it, else `mcts`), `net` (the search guided by the"
         " shipped network), `mcts` (the rollout search), each with its budget from `budget`;"
         " `net:N`, `net:Ts`, `mcts:N`, `mcts:Ts`, `greedy` or `random` (N: digits; T: a"
-        " decimal such as 0.5; read by `splendor.parse_bot_spec`, the limits checked on what it"
-        " parsed). Network files (`net:N@PATH`) are refused: the server uses only the networks"
-        " it ships",
+        " decimal such as 0.5; a `net` budget may add `:batch=B`, B leaves per network"
+        " evaluation, between 1 and 256, else the shipped network's own; read by"
+        " `splendor.parse_bot_spec`, the limits checked on what it parsed). Network files"
+        " (`net:N@PATH`) are refused: the server uses only the networks it ships",
     )
     budget: Budget = Field(default_factory=Budget)
     seed: int = Seed
