@@ -196,6 +196,10 @@ def test_the_reference_networks_stay_spellable_and_shipped() -> None:
     with pytest.raises(ConfigError, match="have none for base with 3 players"):
         nets.resolve_bot_spec("net:5@b132d65", "base", 3)
     assert ladder.default_bots("duel")[-1] == "net:840@b132d65"
+    # The reference opponents keep b132d65's iterations when today's default AI changes
+    # (base 2 players ships a wider network at net:1000:batch=4 since issue 22).
+    assert ladder.default_bots("base")[-1] == "net:1070@b132d65"
+    assert nets.default_bot_spec("base", 2) != "net:1070"
     assert ladder.default_bots("base", 3) == list(ladder.REFERENCE_SEARCHES)
     # Every shipped network together stays small (the wheel carries them).
     total = sum(f.stat().st_size for f in nets.NETS_DIR.rglob("*.safetensors"))

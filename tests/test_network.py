@@ -325,7 +325,8 @@ def test_net_specs_in_match_and_play(tmp_path: Path, monkeypatch: pytest.MonkeyP
     (tmp_path / "nets").mkdir()
     (tmp_path / "nets" / "base-2p.safetensors").write_bytes(data)
     r = splendor.match(["net:0.01s", "random"], games=2, seed=1)
-    assert r.bots[0]["name"].startswith("net:0.01s@")
+    # The shipped base 2-player network is searched 4 leaves per batch, whatever the budget.
+    assert r.bots[0]["name"].startswith("net:0.01s:batch=4@")
     bot = make_bot("net:30", 1, "base", 2)
     assert isinstance(bot, MctsBot)
     assert bot.network_sha256 == hashlib.sha256(data).hexdigest()
@@ -344,9 +345,11 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     shipped = nets.NETS_DIR / "base-2p.safetensors"
     network = splendor.Network.load(shipped)
     assert (network.variant, network.players, network.features) == ("base", 2, "needs")
-    assert nets.default_bot_spec("base", 2) == "net:1070"
+    # It is 128,128 wide and searched with 4 leaves per forward pass (issue 22).
+    assert network.hidden == [128, 128]
+    assert nets.default_bot_spec("base", 2) == "net:1000:batch=4"
     bot = make_bot("default", 3, "base", 2)
-    assert isinstance(bot, MctsBot) and bot.iterations == 1070
+    assert isinstance(bot, MctsBot) and (bot.iterations, bot.leaf_batch) == (1000, 4)
     assert bot.network_sha256 == hashlib.sha256(shipped.read_bytes()).hexdigest()
     # Duel ships one too, searched for fewer iterations (the time of mcts:1000 there).
     duel_shipped = nets.NETS_DIR / "duel-2p.safetensors"
@@ -360,6 +363,7 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     duel_bot = make_bot("DEFAULT ", 3, "duel", 2)
     assert isinstance(duel_bot, MctsBot) and duel_bot.iterations == 840
     assert duel_bot.network_sha256 == hashlib.sha256(duel_shipped.read_bytes()).hexdigest()
+    assert duel_bot.leaf_batch == 1
     # Every shipped file has its own iteration figure, and each names its own game.
     for path in nets.NETS_DIR.glob("*.safetensors"):
         net = splendor.Network.load(path)
@@ -383,7 +387,7 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     r = splendor.match(["default", "random"], variant="duel", games=2, seed=1)
     assert r.bots[0]["name"].startswith("net:840@")
     r = splendor.match(["default", "random"], games=2, seed=1)
-    assert r.bots[0]["name"].startswith("net:1070@")
+    assert r.bots[0]["name"].startswith("net:1000:batch=4@")
     # Take the shipped file away and base falls back to the rollout search too.
     monkeypatch.setattr(nets, "NETS_DIR", tmp_path / "none")
     assert nets.default_bot_spec("base", 2) == "mcts:1000"
@@ -394,13 +398,14 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     assert r.bots[0]["name"] == "mcts:1000"
 
 
-def test_the_shipped_base_network_evaluates_its_stored_positions_as_before() -> None:
+def test_the_b132d65_base_network_evaluates_its_stored_positions_as_before() -> None:
     # 40 positions of greedy games with the shipped network's extras and outputs. The extras
     # were recorded before `needs` was extended to Duel and Marvel and must stay identical;
     # the outputs were re-recorded (from the same extras) each time a new self-play
-    # generation replaced the shipped network: now generation 3 (docs/network.md).
+    # generation replaced the shipped network, up to generation 3 (docs/network.md), which
+    # the package keeps as the reference network of b132d65 since a 128-wide one replaced it.
     stored = np.load(Path(__file__).parent / "data" / "base" / "shipped_net_positions.npz")
-    shipped = nets.NETS_DIR / "base-2p.safetensors"
+    shipped = nets.REFERENCE_DIR / "b132d65" / "base-2p.safetensors"
     assert hashlib.sha256(shipped.read_bytes()).hexdigest().startswith("744fa98812c2")
     network = splendor.Network.load(shipped)
     assert stored["obs"].shape == (40, network.obs_size) and stored["extras"].shape == (40, 118)

@@ -46,7 +46,6 @@ from splendor import _core
 from splendor.errors import ConfigError
 from splendor.nets import (
     REFERENCE_DIR,
-    SHIPPED_NET_ITERATIONS,
     match,
     resolve_bot_spec,
 )
@@ -56,6 +55,15 @@ REFERENCE_SEARCHES = ("random", "greedy", "mcts:100", "mcts:1000", "mcts:10000")
 
 #: The reference networks of the default ladder: those shipped at this commit.
 REFERENCE_NETWORKS = "b132d65"
+
+#: The iterations per move of the default AI at :data:`REFERENCE_NETWORKS` for each game it
+#: shipped a network for: the reference opponents are searched as they were then, whatever
+#: today's default AI does.
+REFERENCE_NET_ITERATIONS: dict[tuple[str, int], int] = {
+    ("base", 2): 1070,
+    ("duel", 2): 840,
+    ("marvel", 2): 770,
+}
 
 #: The files a ladder writes into its folder.
 RESULTS_FILE = "results.jsonl"
@@ -77,10 +85,11 @@ def elo_to_probability(diff: float) -> float:
 def default_bots(variant: str, players: int = 2) -> list[str]:
     """The default ladder for a game: :data:`REFERENCE_SEARCHES` and, where one
     exists, the reference network :data:`REFERENCE_NETWORKS` for the game at the
-    iterations per move of the shipped default AI (``net:1070@b132d65`` for base)."""
+    iterations per move of the default AI of that commit (``net:1070@b132d65`` for base,
+    :data:`REFERENCE_NET_ITERATIONS`)."""
     bots = list(REFERENCE_SEARCHES)
     if (REFERENCE_DIR / REFERENCE_NETWORKS / f"{variant}-{players}p.safetensors").is_file():
-        iterations = SHIPPED_NET_ITERATIONS.get((variant, players), 1000)
+        iterations = REFERENCE_NET_ITERATIONS.get((variant, players), 1000)
         bots.append(f"net:{iterations}@{REFERENCE_NETWORKS}")
     return bots
 
