@@ -159,8 +159,10 @@ def test_net_specs_resolve_to_the_shipped_network_of_the_game(
     from splendor.nets import SHIPPED_NET_ITERATIONS, shipped_network_path
 
     duel = shipped_network_path("duel", 2)
-    assert resolve_bot_spec("net: 50", "duel", 2) == f"net:50@{duel}"
-    assert resolve_bot_spec("net", "duel", 2) == f"net:{SHIPPED_NET_ITERATIONS['duel', 2]}@{duel}"
+    # The shipped Duel network is searched 4 leaves per forward pass (SHIPPED_NET_LEAF_BATCH).
+    assert resolve_bot_spec("net: 50", "duel", 2) == f"net:50:batch=4@{duel}"
+    iterations = SHIPPED_NET_ITERATIONS["duel", 2]
+    assert resolve_bot_spec("net", "duel", 2) == f"net:{iterations}:batch=4@{duel}"
     assert resolve_bot_spec("Default", "duel", 2) == resolve_bot_spec("net", "duel", 2)
     bot = make_bot("net: 50", 0, "duel", 2)
     assert isinstance(bot, splendor.MctsBot) and bot.iterations == 50
@@ -178,24 +180,24 @@ def test_a_leaf_batch_reaches_every_kind_of_bot(monkeypatch: pytest.MonkeyPatch)
     from splendor import nets
     from splendor.web.ai import ServerLimits, choose, plan_move
 
-    duel = nets.shipped_network_path("duel", 2)
-    spec = f"net:30:batch=4@{duel}"
-    bot = make_bot(spec, 0, "duel", 2)
+    marvel = nets.shipped_network_path("marvel", 2)
+    spec = f"net:30:batch=4@{marvel}"
+    bot = make_bot(spec, 0, "marvel", 2)
     assert isinstance(bot, splendor.MctsBot) and (bot.iterations, bot.leaf_batch) == (30, 4)
-    unbatched = make_bot(f"net:30@{duel}", 0, "duel", 2)
+    unbatched = make_bot(f"net:30@{marvel}", 0, "marvel", 2)
     assert isinstance(unbatched, splendor.MctsBot) and unbatched.leaf_batch == 1
     # The engine's own bots (splendor.match) take it too, and name it in the table.
-    result = splendor.match([spec, "random"], variant="duel", games=2, seed=1)
+    result = splendor.match([spec, "random"], variant="marvel", games=2, seed=1)
     assert result.bots[0]["name"].startswith("net:30:batch=4@")
-    # A path-less net spec gets the shipped network's batch unless it gives one.
-    assert nets.resolve_bot_spec("net:30", "duel", 2) == f"net:30@{duel}"
-    monkeypatch.setitem(nets.SHIPPED_NET_LEAF_BATCH, ("duel", 2), 8)
-    iterations = nets.SHIPPED_NET_ITERATIONS["duel", 2]
-    assert nets.default_bot_spec("duel", 2) == f"net:{iterations}:batch=8"
-    assert nets.resolve_bot_spec("default", "duel", 2) == f"net:{iterations}:batch=8@{duel}"
-    assert nets.resolve_bot_spec("net:0.5s", "duel", 2) == f"net:0.5s:batch=8@{duel}"
-    assert nets.resolve_bot_spec("net:30:batch=2", "duel", 2) == f"net:30:batch=2@{duel}"
-    shipped = make_bot("net:30", 0, "duel", 2)
+    # A path-less net spec gets the shipped network's batch (Marvel's is 1) unless it gives one.
+    assert nets.resolve_bot_spec("net:30", "marvel", 2) == f"net:30@{marvel}"
+    monkeypatch.setitem(nets.SHIPPED_NET_LEAF_BATCH, ("marvel", 2), 8)
+    iterations = nets.SHIPPED_NET_ITERATIONS["marvel", 2]
+    assert nets.default_bot_spec("marvel", 2) == f"net:{iterations}:batch=8"
+    assert nets.resolve_bot_spec("default", "marvel", 2) == f"net:{iterations}:batch=8@{marvel}"
+    assert nets.resolve_bot_spec("net:0.5s", "marvel", 2) == f"net:0.5s:batch=8@{marvel}"
+    assert nets.resolve_bot_spec("net:30:batch=2", "marvel", 2) == f"net:30:batch=2@{marvel}"
+    shipped = make_bot("net:30", 0, "marvel", 2)
     assert isinstance(shipped, splendor.MctsBot) and shipped.leaf_batch == 8
     # The web server's searches: the spec's batch, else the shipped one's.
     seen: list[int] = []
@@ -206,9 +208,9 @@ def test_a_leaf_batch_reaches_every_kind_of_bot(monkeypatch: pytest.MonkeyPatch)
         return search(*args, **kwargs)
 
     monkeypatch.setattr(splendor, "search", spy)
-    state = splendor.new_game("duel", seed=3)
+    state = splendor.new_game("marvel", seed=3)
     for bot_spec, expected in (("net:30:batch=2", 2), ("net:30", 8), ("mcts:30", 1)):
-        plan = plan_move(bot_spec, None, None, ServerLimits(), ("duel", 2))
+        plan = plan_move(bot_spec, None, None, ServerLimits(), ("marvel", 2))
         assert choose(state, plan, seed=1).action_id in [int(a) for a in state.legal_actions()]
         assert seen[-1] == expected, bot_spec
 

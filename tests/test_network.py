@@ -359,17 +359,20 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
         2,
         "needs",
     )
-    assert nets.default_bot_spec("duel", 2) == "net:840"
+    # 128,128 wide too (issue 22), searched 4 leaves per forward pass.
+    assert duel_network.hidden == [128, 128]
+    assert nets.default_bot_spec("duel", 2) == "net:750:batch=4"
     duel_bot = make_bot("DEFAULT ", 3, "duel", 2)
-    assert isinstance(duel_bot, MctsBot) and duel_bot.iterations == 840
+    assert isinstance(duel_bot, MctsBot) and (duel_bot.iterations, duel_bot.leaf_batch) == (750, 4)
     assert duel_bot.network_sha256 == hashlib.sha256(duel_shipped.read_bytes()).hexdigest()
-    assert duel_bot.leaf_batch == 1
     # Every shipped file has its own iteration figure, and each names its own game.
     for path in nets.NETS_DIR.glob("*.safetensors"):
         net = splendor.Network.load(path)
         assert path.name == f"{net.variant}-{net.players}p.safetensors"
         assert (net.variant, net.players) in nets.SHIPPED_NET_ITERATIONS
     assert nets.default_bot_spec("marvel", 2) == "net:770"
+    marvel_bot = make_bot("default", 3, "marvel", 2)
+    assert isinstance(marvel_bot, MctsBot) and marvel_bot.leaf_batch == 1
     r = splendor.match(["default", "random"], variant="marvel", games=2, seed=1)
     assert r.bots[0]["name"].startswith("net:770@")
     # Base and Marvel with 3 and 4 players ship a network each, at the iterations that take
@@ -385,7 +388,7 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
         r = splendor.match(seats, variant=variant, players=players, games=1, seed=1)
         assert r.bots[0]["name"].startswith(f"net:{iterations}@")
     r = splendor.match(["default", "random"], variant="duel", games=2, seed=1)
-    assert r.bots[0]["name"].startswith("net:840@")
+    assert r.bots[0]["name"].startswith("net:750:batch=4@")
     r = splendor.match(["default", "random"], games=2, seed=1)
     assert r.bots[0]["name"].startswith("net:1000:batch=4@")
     # Take the shipped file away and base falls back to the rollout search too.

@@ -50,7 +50,7 @@ SHIPPED_NET_ITERATIONS: dict[tuple[str, int], int] = {
     ("base", 2): 1000,
     ("base", 3): 1650,
     ("base", 4): 1790,
-    ("duel", 2): 840,
+    ("duel", 2): 750,
     ("marvel", 2): 770,
     ("marvel", 3): 960,
     ("marvel", 4): 830,
@@ -59,9 +59,9 @@ SHIPPED_NET_ITERATIONS: dict[tuple[str, int], int] = {
 #: Leaves per forward pass (``leaf_batch``) of the default AI's search, for each
 #: ``(variant, players)`` whose shipped network is searched with more than one:
 #: a wider network pays for itself only when its trunk sees several leaves at once
-#: (docs/network.md, "Batched leaf evaluation"): the base 2-player network is 128,128
-#: wide. Every other game searches with 1.
-SHIPPED_NET_LEAF_BATCH: dict[tuple[str, int], int] = {("base", 2): 4}
+#: (docs/network.md, "Batched leaf evaluation"): the base 2-player and Duel networks are
+#: 128,128 wide. Every other game searches with 1.
+SHIPPED_NET_LEAF_BATCH: dict[tuple[str, int], int] = {("base", 2): 4, ("duel", 2): 4}
 
 #: The default AI of a game no network is shipped for.
 DEFAULT_SEARCH = "mcts:1000"
