@@ -24,11 +24,11 @@ import splendor
 def bot(spec: str, seconds: float, exploration: float = 0.7) -> splendor.MctsBot:
     """``PATH`` or ``PATH:LEAF_BATCH`` as a time-limited network search."""
     path, colon, batch = spec.rpartition(":")
-    if colon and batch.isdigit():
-        return splendor.MctsBot(
-            time_limit=seconds, network=path, leaf_batch=int(batch), exploration=exploration
-        )
-    return splendor.MctsBot(time_limit=seconds, network=spec, exploration=exploration)
+    if not (colon and batch.isdigit()):
+        path, batch = spec, "1"
+    return splendor.MctsBot(
+        time_limit=seconds, network=path, leaf_batch=int(batch), exploration=exploration
+    )
 
 
 def main() -> None:

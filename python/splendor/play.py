@@ -94,8 +94,8 @@ def make_bot(spec: str, seed: int, variant: str = "base", players: int = 2) -> B
     ``random``, ``greedy``, ``mcts``, ``mcts:N``, ``mcts:Ts``, ``net:N@PATH``,
     ``net:Ts@PATH``, ``net`` / ``net:N`` / ``net:Ts`` (the network shipped for
     ``variant`` and ``players``), each ``net`` budget optionally with ``:batch=B``,
-    or ``default`` (the default AI for the game: the shipped network at about the
-    time of ``mcts:1000`` where one is shipped, else ``mcts:1000``; see
+    or ``default`` (the default AI for the game: the shipped network at most at about
+    the time of ``mcts:1000`` where one is shipped, else ``mcts:1000``; see
     :func:`splendor.nets.default_bot_spec`).
 
     Raises:

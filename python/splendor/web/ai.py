@@ -145,8 +145,9 @@ def choose(state: Any, plan: Plan, seed: int) -> MoveResponse:
         if iterations is None and plan.time_limit is None:
             iterations = plan.rollout_iterations
             if network is not None:
-                # About the time of the server's default rollout budget: the shipped
-                # figures are the iterations that take the time of 1,000 rollout ones.
+                # At most about the time of the server's default rollout budget: the
+                # shipped figures are the default AI's iterations, which take at most the
+                # time of 1,000 rollout ones.
                 per_thousand = SHIPPED_NET_ITERATIONS.get(game, 1000)
                 iterations = round(plan.rollout_iterations * per_thousand / 1000)
                 iterations = max(1, min(iterations, plan.max_iterations))
