@@ -189,8 +189,9 @@ def test_a_leaf_batch_reaches_every_kind_of_bot(monkeypatch: pytest.MonkeyPatch)
     # The engine's own bots (splendor.match) take it too, and name it in the table.
     result = splendor.match([spec, "random"], variant="marvel", games=2, seed=1)
     assert result.bots[0]["name"].startswith("net:30:batch=4@")
-    # A path-less net spec gets the shipped network's batch (Marvel's is 1) unless it gives one.
-    assert nets.resolve_bot_spec("net:30", "marvel", 2) == f"net:30@{marvel}"
+    # A path-less net spec gets the shipped network's batch (Marvel's is 4) unless it gives one.
+    assert nets.resolve_bot_spec("net:30", "marvel", 2) == f"net:30:batch=4@{marvel}"
+    assert nets.resolve_bot_spec("net:30", "base", 3).startswith("net:30@")
     monkeypatch.setitem(nets.SHIPPED_NET_LEAF_BATCH, ("marvel", 2), 8)
     iterations = nets.SHIPPED_NET_ITERATIONS["marvel", 2]
     assert nets.default_bot_spec("marvel", 2) == f"net:{iterations}:batch=8"

@@ -370,18 +370,23 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
         net = splendor.Network.load(path)
         assert path.name == f"{net.variant}-{net.players}p.safetensors"
         assert (net.variant, net.players) in nets.SHIPPED_NET_ITERATIONS
-    assert nets.default_bot_spec("marvel", 2) == "net:770"
+    # Marvel's too (issue 22).
+    marvel_shipped = nets.NETS_DIR / "marvel-2p.safetensors"
+    assert splendor.Network.load(marvel_shipped).hidden == [128, 128]
+    assert nets.default_bot_spec("marvel", 2) == "net:620:batch=4"
     marvel_bot = make_bot("default", 3, "marvel", 2)
-    assert isinstance(marvel_bot, MctsBot) and marvel_bot.leaf_batch == 1
+    assert isinstance(marvel_bot, MctsBot)
+    assert (marvel_bot.iterations, marvel_bot.leaf_batch) == (620, 4)
+    assert marvel_bot.network_sha256 == hashlib.sha256(marvel_shipped.read_bytes()).hexdigest()
     r = splendor.match(["default", "random"], variant="marvel", games=2, seed=1)
-    assert r.bots[0]["name"].startswith("net:770@")
+    assert r.bots[0]["name"].startswith("net:620:batch=4@")
     # Base and Marvel with 3 and 4 players ship a network each, at the iterations that take
     # the total time of mcts:1000 over whole games.
     multiplayer = (("base", 3, 1650), ("marvel", 3, 960), ("base", 4, 1790), ("marvel", 4, 830))
     for variant, players, iterations in multiplayer:
         assert nets.default_bot_spec(variant, players) == f"net:{iterations}"
         bot = make_bot("default", 3, variant, players)
-        assert isinstance(bot, MctsBot) and bot.iterations == iterations
+        assert isinstance(bot, MctsBot) and (bot.iterations, bot.leaf_batch) == (iterations, 1)
         shipped_file = nets.NETS_DIR / f"{variant}-{players}p.safetensors"
         assert bot.network_sha256 == hashlib.sha256(shipped_file.read_bytes()).hexdigest()
         seats = ["default"] + ["random"] * (players - 1)

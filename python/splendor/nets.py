@@ -46,14 +46,15 @@ REFERENCE_DIR = NETS_DIR / "reference"
 #: shipped for: about the time per move of ``mcts:1000``, measured with
 #: ``benches/pair_time.py`` (docs/network.md, "The shipped networks"). A network costs
 #: more per iteration in some games than a rollout, less in others, hence one figure each.
-#: Base with 2 players and Duel instead take no more time than the defaults they replaced
-#: (b132d65's ``net:1070`` and ``net:840``): 0.57x and 0.61x that of ``mcts:1000``.
+#: The 2-player games instead take no more time than the defaults they replaced
+#: (b132d65's ``net:1070``, ``net:840`` and ``net:770``): base and Duel 0.57x and 0.61x
+#: that of ``mcts:1000``, Marvel about 0.7x.
 SHIPPED_NET_ITERATIONS: dict[tuple[str, int], int] = {
     ("base", 2): 1000,
     ("base", 3): 1650,
     ("base", 4): 1790,
     ("duel", 2): 750,
-    ("marvel", 2): 770,
+    ("marvel", 2): 620,
     ("marvel", 3): 960,
     ("marvel", 4): 830,
 }
@@ -61,9 +62,13 @@ SHIPPED_NET_ITERATIONS: dict[tuple[str, int], int] = {
 #: Leaves per forward pass (``leaf_batch``) of the default AI's search, for each
 #: ``(variant, players)`` whose shipped network is searched with more than one:
 #: a wider network pays for itself only when its trunk sees several leaves at once
-#: (docs/network.md, "Batched leaf evaluation"): the base 2-player and Duel networks are
-#: 128,128 wide. Every other game searches with 1.
-SHIPPED_NET_LEAF_BATCH: dict[tuple[str, int], int] = {("base", 2): 4, ("duel", 2): 4}
+#: (docs/network.md, "Batched leaf evaluation"): the 2-player networks are 128,128 wide.
+#: The 3- and 4-player games search with 1.
+SHIPPED_NET_LEAF_BATCH: dict[tuple[str, int], int] = {
+    ("base", 2): 4,
+    ("duel", 2): 4,
+    ("marvel", 2): 4,
+}
 
 #: The default AI of a game no network is shipped for.
 DEFAULT_SEARCH = "mcts:1000"
