@@ -48,7 +48,7 @@ REFERENCE_DIR = NETS_DIR / "reference"
 #: more per iteration in some games than a rollout, less in others, hence one figure each.
 #: The 2-player games instead take no more time than the defaults they replaced
 #: (b132d65's ``net:1070``, ``net:840`` and ``net:770``): base and Duel 0.57x and 0.61x
-#: that of ``mcts:1000``, Marvel about 0.7x.
+#: that of ``mcts:1000``, Marvel 0.58-0.71x.
 SHIPPED_NET_ITERATIONS: dict[tuple[str, int], int] = {
     ("base", 2): 1000,
     ("base", 3): 1650,
