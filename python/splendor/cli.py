@@ -550,6 +550,12 @@ def _add_train(sub: Any) -> None:
         help="weight of the search's root value in the value target (0: game results only)",
     )
     p.add_argument(
+        "--augment",
+        choices=("none", "colours"),
+        default="none",
+        help="colours: train on each sample under a random renaming of the five card colours",
+    )
+    p.add_argument(
         "--steps", type=int_in(1, 10**8), default=1000, help="training steps per iteration"
     )
     p.add_argument("--batch-size", type=int_in(1, 1 << 20), default=256)

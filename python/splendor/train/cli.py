@@ -43,6 +43,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         data=data_dirs(args.data),
         window=args.window,
         value_q_weight=args.value_q_weight,
+        augment=args.augment,
         steps_per_iteration=args.steps,
         batch_size=args.batch_size,
         learning_rate=args.lr,

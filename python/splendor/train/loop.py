@@ -54,6 +54,7 @@ from splendor.train.features import FEATURE_SETS
 from splendor.train.losses import policy_loss, value_loss
 from splendor.train.model import NetworkShape, PolicyValueNet
 from splendor.train.plots import plot_metrics
+from splendor.train.symmetry import AUGMENTATIONS, COLOUR_NAMES, colour_symmetry
 
 RUN_FORMAT = "splendor-train/1"
 PHASES = ("start", "generated", "trained", "gated", "done")
@@ -90,6 +91,9 @@ class TrainConfig:
     """The replay window: train on the most recent this many samples."""
     value_q_weight: float = 0.0
     """Weight of the search's root value in the value target (0: the game's result only)."""
+    augment: str = "none"
+    """``colours``: show each training sample under a random renaming of the five card
+    colours (:mod:`splendor.train.symmetry`); ``none``: as played."""
     # --- training ---
     steps_per_iteration: int = 1000
     batch_size: int = 256
@@ -162,6 +166,14 @@ class TrainConfig:
             )
         if not 0.0 <= self.value_q_weight <= 1.0:
             raise ConfigError(f"value_q_weight must be between 0 and 1, got {self.value_q_weight}")
+        if self.augment not in AUGMENTATIONS:
+            raise ConfigError(
+                f"augment must be one of {', '.join(AUGMENTATIONS)}, got {self.augment!r}"
+            )
+        if self.augment == "colours" and self.variant not in COLOUR_NAMES:
+            raise ConfigError(
+                f"augment='colours' is defined for {', '.join(COLOUR_NAMES)}, not {self.variant}"
+            )
         if not 0.0 <= self.validation_fraction < 1.0:
             raise ConfigError("validation_fraction must be in [0, 1)")
         if not self.generate and not self.data:
@@ -191,6 +203,8 @@ class TrainConfig:
         kwargs = dict(obj)
         # Runs recorded before the setting existed trained at a constant rate.
         kwargs.setdefault("lr_schedule", "constant")
+        # ... and on the samples as played.
+        kwargs.setdefault("augment", "none")
         for key in ("hidden", "data", "eval_opponents"):
             if key in kwargs:
                 kwargs[key] = tuple(kwargs[key])
@@ -515,6 +529,9 @@ class Trainer:
         sampler = BatchSampler(
             len(train_set), config.batch_size, derive_seed(config.seed, "shuffle", self.iteration)
         )
+        symmetry = (
+            colour_symmetry(config.variant, config.players) if config.augment == "colours" else None
+        )
         if self.sampler_state is not None and self.iteration_step > 0:
             sampler.load_state_dict(self.sampler_state)
         self.model.train()
@@ -532,7 +549,12 @@ class Trainer:
         while self.iteration_step < config.steps_per_iteration:
             for group in self.optimizer.param_groups:
                 group["lr"] = learning_rate_at(config, self.iteration_step)
-            p, v = train_step(self.model, self.optimizer, train_set.subset(sampler.next_rows()))
+            batch = train_set.subset(sampler.next_rows())
+            if symmetry is not None:
+                # Seeded by the step, so a resumed run renames as the uninterrupted one would.
+                rng = np.random.default_rng(derive_seed(config.seed, "augment", self.step))
+                batch = symmetry.augment(batch, rng)
+            p, v = train_step(self.model, self.optimizer, batch)
             self.totals.add(p, v)
             window.add(p, v)
             self.step += 1
@@ -723,7 +745,8 @@ def train(config: TrainConfig, run_dir: str | os.PathLike[str], *, progress: boo
             "run": config.seed,
             "init": derive_seed(config.seed, "init"),
             "derivation": "derive_seed(run, purpose, iteration) for purpose in "
-            "selfplay, shuffle, gate, eval:<opponent>",
+            "selfplay, shuffle, gate, eval:<opponent>; derive_seed(run, 'augment', step) "
+            "renames a training step's samples",
         },
         "splendor": splendor.__version__,
         "torch": torch.__version__,
