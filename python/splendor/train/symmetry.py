@@ -7,7 +7,8 @@ which multiplies the positions it learns from without playing a game. The card *
 not quite symmetric (no renaming but the identity maps the base deck onto itself), so a
 renamed position can show a card that does not exist; the network sees only the visible
 cards' attributes and the decks' sizes, so what it learns from such a position is the value of
-a very close game. Whether that helps is a measured question (docs/training.md), not assumed.
+a very close game. Whether that helps is measured, not assumed: on base with 4 players it did not
+(docs/training.md, *Four players: data window and colour augmentation*), so it is off by default.
 
 A renaming moves columns only: the observation's per-colour features (named ``...<colour>``
 by :func:`splendor.observation_spec`) and the actions named by colour letters (``take wug``,
@@ -24,7 +25,6 @@ import numpy as np
 import numpy.typing as npt
 
 import splendor
-from splendor import _core
 from splendor.errors import ConfigError
 from splendor.train.data import Samples
 
@@ -102,7 +102,7 @@ def colour_symmetry(variant: str, players: int) -> ColourSymmetry:
         raise ConfigError(
             f"colour augmentation is defined for {', '.join(COLOUR_NAMES)}, not {variant}"
         )
-    names = [name for name, *_ in _core._observation_spec(variant, players)]
+    names = [feature.name for feature in splendor.observation_spec(variant, players).features]
     index = {name: i for i, name in enumerate(names)}
     colour_names, colour_letters = COLOUR_NAMES[variant], COLOUR_LETTERS[variant]
     letters = "".join(colour_letters)
