@@ -19,6 +19,7 @@ from safetensors.numpy import save_file
 from selfplay_shards import write_run
 from splendor import cli
 from splendor.errors import NetworkError
+from splendor.train import data as data_module
 from splendor.train import loop
 from splendor.train.data import (
     BatchSampler,
@@ -380,6 +381,23 @@ def test_input_normalization_standardises_and_leaves_constants_alone() -> None:
     normalized = (obs - shift) * scale
     assert abs(normalized[:, 0].mean()) < 1e-5 and abs(normalized[:, 0].std() - 1) < 1e-4
     assert scale[1] == 1.0 and shift[1] == 7.0
+
+
+def test_input_normalization_in_blocks_matches_one_float64_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Measured block by block (so a large window needs no float64 copy of itself), the
+    # statistics must be those of the whole array at once.
+    monkeypatch.setattr(data_module, "NORMALIZATION_BLOCK_ROWS", 64)
+    gen = np.random.default_rng(1)
+    obs = np.concatenate([gen.normal(5.0, 3.0, (1000, 3)), np.full((1000, 1), 2.0)], axis=1).astype(
+        np.float32
+    )
+    whole = obs.astype(np.float64)
+    shift, scale = input_normalization(obs)
+    np.testing.assert_allclose(shift, whole.mean(axis=0), rtol=1e-6)
+    np.testing.assert_allclose(scale[:3], 1.0 / whole.std(axis=0)[:3], rtol=1e-6)
+    assert scale[3] == 1.0
 
 
 def test_batch_sampler_is_seeded_and_resumable() -> None:

@@ -45,6 +45,9 @@ POLICY_SUM_TOLERANCE = 1e-3
 MIN_SCALE_STD = 1e-3
 """Features whose standard deviation is below this are only shifted, not scaled."""
 
+NORMALIZATION_BLOCK_ROWS = 65_536
+"""Rows per block when measuring input statistics (bounds the float64 working copy)."""
+
 
 @dataclass
 class Samples:
@@ -333,24 +336,35 @@ def load_runs(
     if window is not None and window < total:
         while parts and total - parts[0]["obs"].shape[0] >= window:
             total -= parts.pop(0)["obs"].shape[0]
-    q = np.concatenate([p["q"] for p in parts])
+
+    def gather(key: str) -> npt.NDArray[Any]:
+        # Each shard's copy is let go as soon as it is joined, so loading peaks near one
+        # copy of the data plus its largest array, not two copies.
+        joined = np.concatenate([p[key] for p in parts])
+        for p in parts:
+            del p[key]
+        return joined
+
+    obs, mask, policy = gather("obs"), gather("mask"), gather("policy")
+    q = gather("q")
+    game_key = gather("game_key")
     samples = Samples(
-        obs=np.concatenate([p["obs"] for p in parts]),
-        mask=np.concatenate([p["mask"] for p in parts]),
-        policy=np.concatenate([p["policy"] for p in parts]),
+        obs=obs,
+        mask=mask,
+        policy=policy,
         returns=blend_search_value(
-            np.concatenate([p["returns"] for p in parts]),
+            gather("returns"),
             q,
             value_q_weight,
             next_search_values(
-                np.concatenate([p["game_key"] for p in parts]),
-                np.concatenate([p["ply"] for p in parts]).astype(np.int64),
-                np.concatenate([p["player"] for p in parts]).astype(np.int64),
+                game_key,
+                gather("ply").astype(np.int64),
+                gather("player").astype(np.int64),
                 q,
                 first.players,
             ),
         ),
-        game_key=np.concatenate([p["game_key"] for p in parts]),
+        game_key=game_key,
     )
     if window is not None and len(samples) > window:
         samples = samples.subset(slice(len(samples) - window, None))
@@ -389,9 +403,18 @@ def input_normalization(
     A feature that is (nearly) constant in the data gets scale 1, so a value
     never seen in training is not blown up.
     """
-    data = obs.astype(np.float64)
-    mean = data.mean(axis=0)
-    std = data.std(axis=0)
+    # Two passes over row blocks in float64: a float64 copy of a large window would
+    # take more memory than the window itself.
+    count = max(obs.shape[0], 1)
+    total = np.zeros(obs.shape[1], dtype=np.float64)
+    for start in range(0, obs.shape[0], NORMALIZATION_BLOCK_ROWS):
+        total += obs[start : start + NORMALIZATION_BLOCK_ROWS].sum(axis=0, dtype=np.float64)
+    mean = total / count
+    squares = np.zeros(obs.shape[1], dtype=np.float64)
+    for start in range(0, obs.shape[0], NORMALIZATION_BLOCK_ROWS):
+        block = obs[start : start + NORMALIZATION_BLOCK_ROWS].astype(np.float64) - mean
+        squares += np.square(block).sum(axis=0)
+    std = np.sqrt(squares / count)
     scale = np.where(std > MIN_SCALE_STD, 1.0 / np.maximum(std, MIN_SCALE_STD), 1.0)
     return mean.astype(np.float32), scale.astype(np.float32)
 

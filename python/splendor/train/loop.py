@@ -518,6 +518,8 @@ class Trainer:
         dirs = [*config.data, *(str(p) for p in self.selfplay_dirs(self.iteration))]
         samples, _ = load_runs(dirs, window=config.window, value_q_weight=config.value_q_weight)
         train_set, validation_set = split_by_game(samples, config.validation_fraction)
+        sample_count = len(samples)
+        del samples  # the split copied every row; keep one copy in memory, not two
         if len(train_set) == 0:
             raise ConfigError("no training samples left after holding out validation games")
         if not self.normalized:
@@ -583,7 +585,7 @@ class Trainer:
         val_p, val_v = evaluate_losses(self.model, validation_set)
         self.pending.update(
             {
-                "samples": len(samples),
+                "samples": sample_count,
                 "train_samples": len(train_set),
                 "validation_samples": len(validation_set),
                 "train_policy_loss": mean_p,
