@@ -400,6 +400,30 @@ def test_input_normalization_in_blocks_matches_one_float64_pass(
     assert scale[3] == 1.0
 
 
+def test_trainer_measures_the_training_rows_and_their_features_block_by_block(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The trainer measures the inputs of the training rows of the one loaded copy, the
+    # `needs` extras computed a block at a time; the statistics must be those of a
+    # copied training set and its extras measured whole.
+    monkeypatch.setattr(data_module, "NORMALIZATION_BLOCK_ROWS", 5)
+    obs = positions("base", players=3, count=21)
+    rows = np.array([0, 2, 3, 5, 8, 9, 11, 12, 13, 17, 20], dtype=np.int64)
+    num_actions = splendor.new_game("base", players=3, seed=0).num_actions
+    trainer = object.__new__(loop.Trainer)
+    trainer.model = PolicyValueNet(
+        NetworkShape("base", 3, obs.shape[1], num_actions, (8,), "needs")
+    )
+    shift, scale = trainer.input_normalization(obs, rows)
+    assert trainer.model.extras is not None
+    with torch.no_grad():
+        extras = trainer.model.extras(torch.from_numpy(obs[rows])).numpy()
+    whole = np.concatenate([obs[rows], extras], axis=1).astype(np.float64)
+    std = whole.std(axis=0)
+    np.testing.assert_allclose(shift, whole.mean(axis=0), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(scale, np.where(std > 1e-3, 1.0 / std, 1.0), rtol=1e-5)
+
+
 def test_batch_sampler_is_seeded_and_resumable() -> None:
     a = BatchSampler(10, 4, seed=3)
     b = BatchSampler(10, 4, seed=3)

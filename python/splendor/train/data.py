@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -381,8 +381,10 @@ def _mix(x: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
     return np.asarray(z ^ (z >> np.uint64(31)))
 
 
-def split_by_game(samples: Samples, validation_fraction: float) -> tuple[Samples, Samples]:
-    """Training and validation samples; a game's samples all go to one side.
+def split_rows_by_game(
+    game_key: npt.NDArray[np.int64], validation_fraction: float
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Rows for training and rows held out for validation; a game's rows all go to one side.
 
     The side of a game depends only on its key, so it does not change when the
     replay window moves.
@@ -390,33 +392,60 @@ def split_by_game(samples: Samples, validation_fraction: float) -> tuple[Samples
     if not 0.0 <= validation_fraction < 1.0:
         raise ValueError(f"validation fraction must be in [0, 1), got {validation_fraction}")
     with np.errstate(over="ignore"):
-        bucket = _mix(samples.game_key) % np.uint64(1_000_000)
+        bucket = _mix(game_key) % np.uint64(1_000_000)
     held_out = bucket < np.uint64(int(validation_fraction * 1_000_000))
-    return samples.subset(np.flatnonzero(~held_out)), samples.subset(np.flatnonzero(held_out))
+    return np.flatnonzero(~held_out), np.flatnonzero(held_out)
 
 
-def input_normalization(
-    obs: npt.NDArray[np.float32],
+def split_by_game(samples: Samples, validation_fraction: float) -> tuple[Samples, Samples]:
+    """Training and validation samples (copies of the rows of :func:`split_rows_by_game`)."""
+    train_rows, validation_rows = split_rows_by_game(samples.game_key, validation_fraction)
+    return samples.subset(train_rows), samples.subset(validation_rows)
+
+
+def row_blocks(
+    array: npt.NDArray[Any], rows: npt.NDArray[np.int64] | None = None
+) -> Iterator[npt.NDArray[Any]]:
+    """``array`` (or its ``rows``) in blocks of :data:`NORMALIZATION_BLOCK_ROWS` rows."""
+    count = array.shape[0] if rows is None else rows.shape[0]
+    for start in range(0, count, NORMALIZATION_BLOCK_ROWS):
+        stop = start + NORMALIZATION_BLOCK_ROWS
+        yield array[start:stop] if rows is None else array[rows[start:stop]]
+
+
+def column_statistics(
+    blocks: Callable[[], Iterable[npt.NDArray[np.float32]]],
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """Input shift (the mean) and scale (1 / standard deviation) of each feature.
+    """Shift (the mean) and scale (1 / standard deviation) of each column of the rows
+    that ``blocks()`` yields, in two passes, accumulated in float64.
 
-    A feature that is (nearly) constant in the data gets scale 1, so a value
-    never seen in training is not blown up.
+    Measuring block by block means a large window needs no float64 copy of itself
+    (nor of the features computed from it). A column that is (nearly) constant gets
+    scale 1, so a value never seen in training is not blown up.
     """
-    # Two passes over row blocks in float64: a float64 copy of a large window would
-    # take more memory than the window itself.
-    count = max(obs.shape[0], 1)
-    total = np.zeros(obs.shape[1], dtype=np.float64)
-    for start in range(0, obs.shape[0], NORMALIZATION_BLOCK_ROWS):
-        total += obs[start : start + NORMALIZATION_BLOCK_ROWS].sum(axis=0, dtype=np.float64)
+    count = 0
+    total: npt.NDArray[np.float64] | None = None
+    for block in blocks():
+        part = block.sum(axis=0, dtype=np.float64)
+        total = part if total is None else total + part
+        count += block.shape[0]
+    if total is None or count == 0:
+        raise ValueError("input statistics need at least one row")
     mean = total / count
-    squares = np.zeros(obs.shape[1], dtype=np.float64)
-    for start in range(0, obs.shape[0], NORMALIZATION_BLOCK_ROWS):
-        block = obs[start : start + NORMALIZATION_BLOCK_ROWS].astype(np.float64) - mean
-        squares += np.square(block).sum(axis=0)
+    squares = np.zeros_like(mean)
+    for block in blocks():
+        squares += np.square(block.astype(np.float64) - mean).sum(axis=0)
     std = np.sqrt(squares / count)
     scale = np.where(std > MIN_SCALE_STD, 1.0 / np.maximum(std, MIN_SCALE_STD), 1.0)
     return mean.astype(np.float32), scale.astype(np.float32)
+
+
+def input_normalization(
+    obs: npt.NDArray[np.float32], rows: npt.NDArray[np.int64] | None = None
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Input shift and scale of each feature of ``obs`` (or of its ``rows``); see
+    :func:`column_statistics`."""
+    return column_statistics(lambda: row_blocks(obs, rows))
 
 
 class BatchSampler:

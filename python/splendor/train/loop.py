@@ -26,7 +26,7 @@ import os
 import random
 import shutil
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,10 +43,12 @@ from splendor.train.data import (
     BatchSampler,
     Samples,
     batches,
+    column_statistics,
     input_normalization,
     load_runs,
     read_run_info,
-    split_by_game,
+    row_blocks,
+    split_rows_by_game,
     variant_sizes,
 )
 from splendor.train.errors import ShardError
@@ -499,17 +501,23 @@ class Trainer:
         }
 
     def input_normalization(
-        self, obs: npt.NDArray[np.float32]
+        self, obs: npt.NDArray[np.float32], rows: npt.NDArray[np.int64] | None = None
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """Shift and scale of every input of the trunk: the observation's columns, then
-        the extras' (computed from ``obs``; each column's statistics are its own, so the
-        two parts are measured apart rather than on one concatenated copy)."""
-        shift, scale = input_normalization(obs)
-        if self.model.extras is None:
+        """Shift and scale of every input of the trunk over ``obs`` (or its ``rows``): the
+        observation's columns, then the extras' (each column's statistics are its own, so
+        the two parts are measured apart; the extras are computed block by block and never
+        held for the whole window)."""
+        shift, scale = input_normalization(obs, rows)
+        extras = self.model.extras
+        if extras is None:
             return shift, scale
-        with torch.no_grad():
-            extras = self.model.extras(torch.from_numpy(obs)).numpy()
-        extra_shift, extra_scale = input_normalization(extras)
+
+        def extra_blocks() -> Iterator[npt.NDArray[np.float32]]:
+            with torch.no_grad():
+                for block in row_blocks(obs, rows):
+                    yield extras(torch.from_numpy(np.ascontiguousarray(block))).numpy()
+
+        extra_shift, extra_scale = column_statistics(extra_blocks)
         return np.concatenate([shift, extra_shift]), np.concatenate([scale, extra_scale])
 
     def train(self) -> None:
@@ -517,19 +525,23 @@ class Trainer:
         config = self.config
         dirs = [*config.data, *(str(p) for p in self.selfplay_dirs(self.iteration))]
         samples, _ = load_runs(dirs, window=config.window, value_q_weight=config.value_q_weight)
-        train_set, validation_set = split_by_game(samples, config.validation_fraction)
-        sample_count = len(samples)
-        del samples  # the split copied every row; keep one copy in memory, not two
-        if len(train_set) == 0:
+        # Training batches are drawn through the training rows of the one loaded copy (a
+        # copy of the training set would double the memory of a large window); only the
+        # small validation set is copied out.
+        train_rows, validation_rows = split_rows_by_game(
+            samples.game_key, config.validation_fraction
+        )
+        validation_set = samples.subset(validation_rows)
+        if len(train_rows) == 0:
             raise ConfigError("no training samples left after holding out validation games")
         if not self.normalized:
             # Fixed once, from the first data the network sees: later iterations keep
             # training the same weights, which a moving normalisation would undercut.
-            shift, scale = self.input_normalization(train_set.obs)
+            shift, scale = self.input_normalization(samples.obs, train_rows)
             self.model.set_input_normalization(shift, scale)
             self.normalized = True
         sampler = BatchSampler(
-            len(train_set), config.batch_size, derive_seed(config.seed, "shuffle", self.iteration)
+            len(train_rows), config.batch_size, derive_seed(config.seed, "shuffle", self.iteration)
         )
         symmetry = (
             colour_symmetry(config.variant, config.players) if config.augment == "colours" else None
@@ -551,7 +563,7 @@ class Trainer:
         while self.iteration_step < config.steps_per_iteration:
             for group in self.optimizer.param_groups:
                 group["lr"] = learning_rate_at(config, self.iteration_step)
-            batch = train_set.subset(sampler.next_rows())
+            batch = samples.subset(train_rows[sampler.next_rows()])
             if symmetry is not None:
                 # Seeded by the step, so a resumed run renames as the uninterrupted one would.
                 rng = np.random.default_rng(derive_seed(config.seed, "augment", self.step))
@@ -585,8 +597,8 @@ class Trainer:
         val_p, val_v = evaluate_losses(self.model, validation_set)
         self.pending.update(
             {
-                "samples": sample_count,
-                "train_samples": len(train_set),
+                "samples": len(samples),
+                "train_samples": len(train_rows),
                 "validation_samples": len(validation_set),
                 "train_policy_loss": mean_p,
                 "train_value_loss": mean_v,
