@@ -181,7 +181,7 @@ def test_ai_hint_undo(client: TestClient) -> None:
     ai = [e for e in game["log"] if e["seat"] == 1]
     assert ai and all(e["by_ai"] for e in ai) and ai[-1]["win_estimate"] is not None
     assert game["can_undo"]
-    undone = table.post(0, "undo", {}).json()
+    undone = table.post(0, "undo", {"version": table.get(0)["version"]}).json()
     mine = [i for i, e in enumerate(game["log"]) if e["seat"] == 0]
     assert undone["step"] == mine[-1]
     assert undone["current"] == 0 and undone["version"] > game["version"]
@@ -576,29 +576,31 @@ def documented_errors() -> set[tuple[int, str]]:
 def test_every_error_code_the_server_can_emit_is_documented() -> None:
     """The docs' table is the server's list; and every code in the app's source is on it."""
     import ast
-    import inspect
 
-    from splendor.web import app as web_app
+    import splendor.web
+    from splendor.web import errors as web_errors
 
-    assert documented_errors() == web_app.ERROR_CODES
-    # Every literal code in the app: error_response(status, code, ...), ApiError(status,
+    assert documented_errors() == web_errors.ERROR_CODES
+    # Every literal code in the web layer: error_response(status, code, ...), ApiError(status,
     # code, ...) and the exception table's (type, status, code).
-    tree = ast.parse(inspect.getsource(web_app))
     found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in (
-            "error_response",
-            "ApiError",
-            "_handler",
-        ):
-            status, code = node.args[0], node.args[1]
-        elif isinstance(node, ast.Tuple) and len(node.elts) == 3:
-            status, code = node.elts[1], node.elts[2]
-        else:
-            continue
-        if isinstance(status, ast.Constant) and isinstance(code, ast.Constant):
-            found.add((status.value, code.value))
-    assert found and found <= web_app.ERROR_CODES, found - web_app.ERROR_CODES
+    for path in Path(splendor.web.__file__).parent.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in (
+                "error_response",
+                "ApiError",
+                "_handler",
+            ):
+                status, code = node.args[0], node.args[1]
+            elif isinstance(node, ast.Tuple) and len(node.elts) == 3:
+                status, code = node.elts[1], node.elts[2]
+            else:
+                continue
+            if isinstance(status, ast.Constant) and isinstance(status.value, int):
+                assert isinstance(code, ast.Constant), ast.dump(node)
+                found.add((status.value, code.value))
+    assert found and found <= web_errors.ERROR_CODES, found - web_errors.ERROR_CODES
 
 
 def test_a_refused_new_game_or_load_stores_nothing(client: TestClient) -> None:
@@ -751,7 +753,7 @@ def test_the_ais_move_is_dropped_when_the_position_changed_while_it_searched(
         first, other = game["legal"][0]["id"], game["legal"][1]["id"]
         table.act(0, first)
         assert searching.wait(30)
-        undone = table.post(0, "undo", {}).json()
+        undone = table.post(0, "undo", {"version": table.get(0)["version"]}).json()
         assert undone["step"] == 0 and undone["current"] == 0, undone
         replayed = table.act(0, other)
         assert replayed["step"] == 1 and replayed["thinking"]
@@ -788,4 +790,6 @@ def test_an_ai_seat_at_the_decision_limit_waits_for_a_person(
         assert "cannot move" in caplog.text and "300 decisions" in caplog.text
         held.schedule_ai(table.id, game["version"])
         assert table.id not in held.ai_tasks, "not searched again at this version"
-        assert table.post(1 - ai, "undo", {}).status_code == 200
+        assert (
+            table.post(1 - ai, "undo", {"version": table.get(1 - ai)["version"]}).status_code == 200
+        )

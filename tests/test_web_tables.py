@@ -218,15 +218,19 @@ def test_undo_is_refused_once_another_person_moved(client: TestClient) -> None:
     game = table.settled(0)
     assert not game["can_undo"] and game["current"] == 0
     before = stored(client, table.id)
-    message = error(table.post(0, "undo", {}), 409, "undo_refused")
+    message = error(
+        table.post(0, "undo", {"version": table.get(0)["version"]}), 409, "undo_refused"
+    )
     assert "another person" in message
     error(table.post(0, "undo", {"seat": 0}), 422, "invalid_request")
     assert stored(client, table.id) == before
     # Seat 1's last move was followed by the AI's only: seat 1 may take it back.
-    undone = table.post(1, "undo", {}).json()
+    undone = table.post(1, "undo", {"version": table.get(1)["version"]}).json()
     assert undone["step"] == 1 and undone["current"] == 1
     fresh = new(client, variant="base", players=2)
-    assert "no decision" in error(fresh.post(0, "undo", {}), 409, "undo_refused")
+    assert "no decision" in error(
+        fresh.post(0, "undo", {"version": fresh.get(0)["version"]}), 409, "undo_refused"
+    )
 
 
 def test_a_move_on_a_stale_version_is_refused(client: TestClient) -> None:
@@ -263,9 +267,9 @@ def events_of(lines: list[str]) -> list[dict[str, Any]]:
 
 
 def test_the_event_stream_tells_of_every_change(monkeypatch: pytest.MonkeyPatch) -> None:
-    from splendor.web import app as web_app
+    from splendor.web.routes import games as game_routes
 
-    monkeypatch.setattr(web_app, "KEEPALIVE_S", 0.3)
+    monkeypatch.setattr(game_routes, "KEEPALIVE_S", 0.3)
     with TestClient(create_app(ServerLimits(workers=2))) as client:
         table = new(client, variant="base", players=3, ai_seats=[1], bot="greedy")
         lines: list[str] = []

@@ -40,7 +40,18 @@ class ServerLimits:
     max_turn_cap: int = 100
     """The highest turn cap of a loaded game (the games the server deals use 100)."""
     workers: int = 2
-    max_pending: int = 512
+    """Threads that play the tables' AI seats."""
+    search_workers: int = 2
+    """Threads for the searches clients ask for (``/api/v1/move``, hints): a pool apart from
+    the AI seats', so a table's AI never waits behind them."""
+    max_pending: int = 64
+    """Searches queued or running on that pool, from all clients (beyond it: 503 ``busy``)."""
+    max_searches_per_client: int = 4
+    """Searches one client may have queued or running at once (beyond it: 429)."""
+    max_streams_per_client: int = 64
+    """Event streams one client may hold open (beyond it: 429)."""
+    max_tables_per_minute: int = 30
+    """Tables one client may make in a minute (beyond it: 429)."""
 
 
 @dataclass(frozen=True)

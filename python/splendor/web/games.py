@@ -38,6 +38,11 @@ class UndoRefused(RuntimeError):
     """An undo that would take back another person's move (or there is nothing to undo)."""
 
 
+class GameOver(RuntimeError):
+    """A move, undo or hint asked for once the game is over (409 ``game_over``): every hidden
+    card has been shown to all by then, so nothing may go back into play."""
+
+
 class TooLong(ValueError):
     """A game over the server's bounds: too many decisions, or too high a turn cap."""
 
@@ -260,9 +265,7 @@ class Game:
 
         ``note``: the AI's win estimate and the moves it considered, when the AI played.
         """
-        if seat != self.current:
-            who = "nobody (the game is over)" if self.current is None else f"seat {self.current}"
-            raise SeatError(f"it is {who}'s decision, not seat {seat}'s")
+        check_turn(self, seat)
         if self.steps >= self.max_decisions:
             raise TooLong(
                 f"this game has reached this server's limit of {self.max_decisions} decisions"
@@ -312,7 +315,14 @@ class Game:
 
     def undo(self, seat: int) -> int:
         """Take back ``seat``'s last decision and everything after it; returns the decisions
-        kept."""
+        kept.
+
+        Raises:
+            GameOver: the game is over (its hidden cards are known to all: no going back).
+            UndoRefused: nothing of ``seat``'s to take back, or another person moved since.
+        """
+        if self.current is None:
+            raise GameOver("the game is over: no decision can be taken back")
         keep = self.undo_point(seat)
         if keep is None:
             raise UndoRefused(
@@ -329,7 +339,7 @@ class Game:
         return keep
 
     def can_undo(self, seat: int | None) -> bool:
-        return seat is not None and self.undo_point(seat) is not None
+        return seat is not None and self.current is not None and self.undo_point(seat) is not None
 
     def saved(self) -> dict[str, Any]:
         return {
@@ -360,6 +370,15 @@ class Game:
 
     def is_ai(self, i: int) -> bool:
         return bool(self.marks[i] & _AI)
+
+
+def check_turn(game: Game, seat: int) -> None:
+    """Raise unless ``seat`` is to decide in ``game``: :class:`GameOver` once it is over,
+    :class:`SeatError` on another seat's turn."""
+    if game.current is None:
+        raise GameOver("the game is over: no move, hint or undo can be made")
+    if game.current != seat:
+        raise SeatError(f"it is seat {game.current}'s decision, not seat {seat}'s")
 
 
 def picks_of(texts: list[str]) -> list[str]:

@@ -6,6 +6,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+MAX_BOT_SPEC = 64
+"""The longest bot spec any request may carry (the database column holds 64 characters)."""
+
+MAX_SEATS = 4
+"""The most AI seats any request may name."""
+
 Seed = Field(default=0, ge=0, lt=2**64, description="Seed of the search (reproducible per seed)")
 
 
@@ -44,7 +50,7 @@ class MoveRequest(Strict):
     )
     bot: str = Field(
         default="default",
-        max_length=64,
+        max_length=MAX_BOT_SPEC,
         description="Bot spec: `default` (the strongest AI for the game: `net` where the"
         " package ships a network for it, else `mcts`), `net` (the search guided by the"
         " shipped network), `mcts` (the rollout search), each with its budget from `budget`;"
@@ -88,11 +94,11 @@ class NewGame(Strict):
     players: int = Field(default=2, ge=2, le=4)
     seed: int | None = Field(default=None, ge=0, lt=2**64, description="Deal seed (None: random)")
     ai_seats: list[int] = Field(
-        default_factory=list, max_length=4, description="Seats the AI plays"
+        default_factory=list, max_length=MAX_SEATS, description="Seats the AI plays"
     )
     bot: str = Field(
         default="default",
-        max_length=64,
+        max_length=MAX_BOT_SPEC,
         description="The AI's bot spec (as in `/api/v1/move`); `default` is the strongest AI"
         " for the game",
     )
@@ -110,11 +116,19 @@ class ActionRequest(Strict):
 
 
 class UndoRequest(Strict):
-    """Take back the token's seat's last decision (nothing else to say)."""
+    """Take back the token's seat's last decision, at the version the client saw."""
+
+    version: int = Field(
+        ge=0,
+        description="The game's version the client saw: another one is 409 `game_changed`,"
+        " so a retried or doubled undo takes back one decision, never two",
+    )
 
 
 class HintRequest(Strict):
-    bot: str | None = Field(default=None, max_length=64, description="None: the game's AI")
+    bot: str | None = Field(
+        default=None, max_length=MAX_BOT_SPEC, description="None: the game's AI"
+    )
     seed: int = Seed
 
 
@@ -201,14 +215,17 @@ class GameSnapshot(BaseModel):
 
 
 class SavedGame(BaseModel):
-    """A whole game as saved: its deal and its decisions (hidden cards included)."""
+    """A whole game as saved: its deal and its decisions (hidden cards included).
+
+    Loading one bounds its fields as dealing a table does (the same bot spec length, the
+    same seats), so no path into the server takes a field unbounded."""
 
     format: Literal["splendor-web-game"] = "splendor-web-game"
     version: Literal[1] = 1
     start: dict[str, Any] = Field(description="The full starting state")
     actions: list[int]
-    ai_seats: list[int]
-    bot: str
+    ai_seats: list[int] = Field(max_length=MAX_SEATS)
+    bot: str = Field(max_length=MAX_BOT_SPEC)
 
 
 class Limits(BaseModel):
@@ -219,8 +236,12 @@ class Limits(BaseModel):
     max_games: int = Field(description="Games kept replayed in memory (the rest are read back)")
     max_decisions: int = Field(description="Decisions one server-held game may hold")
     max_turn_cap: int = Field(description="The highest turn cap of a loaded game")
-    workers: int
-    max_pending: int
+    workers: int = Field(description="Threads that play the tables' AI seats")
+    search_workers: int = Field(description="Threads for clients' searches (move, hints)")
+    max_pending: int = Field(description="Clients' searches queued or running, in all")
+    max_searches_per_client: int
+    max_streams_per_client: int
+    max_tables_per_minute: int = Field(description="Tables one client may make in a minute")
 
 
 class VariantInfo(BaseModel):

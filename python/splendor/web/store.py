@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import time
+import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,11 +44,12 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
     text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
@@ -109,6 +112,10 @@ class Conflict(RuntimeError):
     """The game changed since the version a writer read: nothing was written."""
 
 
+class ForeignDatabase(ConfigError):
+    """The database holds tables of our names that this server did not make."""
+
+
 class SchemaMismatch(ConfigError):
     """The database holds another schema version than this code's."""
 
@@ -160,9 +167,12 @@ def default_path() -> Path:
     return Path(home) / "splendor" / "games.sqlite3"
 
 
-def engine_url(db: str) -> tuple[str, bool]:
+def engine_url(db: str) -> tuple[str | URL, bool]:
     """The SQLAlchemy URL for ``db`` (a path, ``sqlite://...`` or ``postgresql://...``) and
     whether it is SQLite; a path's folder is made.
+
+    A path is the file's name as it is: a ``?`` or a ``%41`` in it is part of the name, never
+    a URL's query or escape (the URL is built from its parts, not parsed from text).
 
     Raises:
         ConfigError: an empty ``db``, another kind of URL, a folder, or a path whose folder
@@ -191,7 +201,48 @@ def engine_url(db: str) -> tuple[str, bool]:
         raise ConfigError(
             f"cannot make the folder of the games database {db}: {exc.strerror or exc}"
         ) from None
-    return f"sqlite:///{path}", True
+    return URL.create("sqlite", database=str(path)), True
+
+
+OUR_TABLES = frozenset({"meta", "games", "decisions"})
+
+
+def foreign_tables(names: Sequence[str], stamped: bool) -> str | None:
+    """Why a database with the tables ``names`` (``stamped``: its ``meta`` table records
+    our schema) is another application's, or None when it is ours or empty of our names."""
+    clash = sorted(OUR_TABLES & set(names))
+    if clash and not stamped:
+        return (
+            f"it already has table(s) {', '.join(clash)} that this server did not make (no"
+            " splendor schema is recorded in it): it looks like another application's"
+            " database; name a new file or database"
+        )
+    return None
+
+
+def _check_sqlite_file(path: str) -> None:
+    """Refuse, without writing to it, a SQLite file that is not this server's (or no SQLite
+    database at all). Opened read-only: a refused file keeps its bytes and its journal mode."""
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return
+    uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
+    try:
+        con = sqlite3.connect(uri, uri=True)
+        try:
+            names = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+            stamped = "meta" in names and bool(
+                con.execute("SELECT 1 FROM meta WHERE key = 'schema'").fetchall()
+            )
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as exc:
+        raise ConfigError(
+            f"cannot use {path} as the games database: {exc} (name a new file, or one this"
+            " server made)"
+        ) from None
+    why = foreign_tables(names, stamped)
+    if why is not None:
+        raise ConfigError(f"the games database {path} is refused, untouched: {why}")
 
 
 def _row(r: Any, start: str | None = None) -> GameRow:
@@ -219,7 +270,9 @@ class Store:
 
     def __init__(self, db: str = "sqlite://") -> None:
         url, self.sqlite = engine_url(db)
-        self.memory = self.sqlite and url in ("sqlite://", "sqlite:///:memory:")
+        self.memory = self.sqlite and str(url) in ("sqlite://", "sqlite:///:memory:")
+        if isinstance(url, URL) and url.database:
+            _check_sqlite_file(url.database)
         kwargs: dict[str, Any] = {}
         if self.memory:
             # One connection shared by every thread (the app runs one DB thread for SQLite).
@@ -233,6 +286,12 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
             self._create()
+        except ForeignDatabase as exc:
+            self.engine.dispose()
+            where = db.split("@")[-1] if "://" in db else db  # never the password
+            raise ForeignDatabase(
+                f"the games database {where} is refused, untouched: {exc}"
+            ) from None
         except SQLAlchemyError as exc:
             cause = getattr(exc, "orig", None) or exc
             first = (str(cause).splitlines() or [""])[0]
@@ -246,6 +305,13 @@ class Store:
             if not self.sqlite:
                 # Two servers starting at once must not both create the tables.
                 c.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
+            names = inspect(c).get_table_names()
+            stamped = "meta" in names and (
+                c.execute(select(meta.c.value).where(meta.c.key == "schema")).first() is not None
+            )
+            why = foreign_tables(names, stamped)
+            if why is not None:
+                raise ForeignDatabase(why)
             metadata.create_all(c)
         try:
             with self.engine.begin() as c:
@@ -286,9 +352,9 @@ class Store:
             rows = c.execute(select(*columns).where(games.c.id.in_(ids)))
             return {r.id: _row(r, start="") for r in rows}
 
-    def ai_waiting(self, older_than: float, limit: int = 100) -> list[tuple[str, int]]:
+    def ai_waiting(self, older_than: float, limit: int | None = 100) -> list[tuple[str, int]]:
         """Games (id, version) whose AI seat is to decide and that have not changed for
-        ``older_than`` s, longest unchanged first."""
+        ``older_than`` s, longest unchanged first (at most ``limit``; None: all)."""
         q = (
             select(games.c.id, games.c.version)
             .where(and_(games.c.ai_to_move, games.c.updated <= time.time() - older_than))

@@ -16,6 +16,7 @@ import functools
 import hashlib
 import hmac
 import logging
+import re
 import secrets
 import time
 from collections import OrderedDict
@@ -28,6 +29,7 @@ from typing import Any, TypeVar
 import splendor
 from splendor.errors import SplendorError
 from splendor.web.ai import Plan, ServerLimits, choose, plan_move
+from splendor.web.errors import TokenRequired, WrongToken
 from splendor.web.events import POLL_S, Hub
 from splendor.web.games import Game, GameChanged, TooLong
 from splendor.web.models import Considered, GameEvent, MoveResponse
@@ -43,23 +45,15 @@ server process's poller (its own process may have died); a double search costs t
 PICKUP_S = 2.0
 """How often the poller looks for such games."""
 
+AI_PICKUP_BATCH = 100
+"""Stale games picked up per round after startup (at startup: all of them)."""
+
 _NO_GAME = hashlib.sha256(b"no such game").hexdigest()
 
-
-class TokenRequired(PermissionError):
-    """No token, or not one the server could read (401)."""
-
-
-class WrongToken(PermissionError):
-    """Not a token of this game, or no such game: one answer for both (403)."""
-
-
-class SpectatorOnly(PermissionError):
-    """A spectator's token where a seat's is needed (403)."""
-
-
-class SaveRefused(PermissionError):
-    """The save holds the hidden cards: only the table's only person, or anyone after (403)."""
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a game id can be (the server makes them with ``secrets.token_urlsafe``): anything
+else is no game's, answered like an unknown id without asking the database (where a NUL,
+say, is an error of its own in PostgreSQL)."""
 
 
 def token_hash(token: str) -> str:
@@ -203,7 +197,7 @@ class Tables:
     async def access(self, game_id: str, authorization: str | None) -> Access:
         """Who the request's token is at ``game_id`` (401 without one, 403 if it is wrong)."""
         token = bearer(authorization)
-        row = await self.row(game_id)
+        row = await self.row(game_id) if GAME_ID.fullmatch(game_id) else None
         hashes: list[str | None] = [_NO_GAME] if row is None else [*row.tokens, row.spectator]
         given = token_hash(token)
         found: int | None = None
@@ -358,7 +352,11 @@ class Tables:
                 await self.hub.poll(self._states)
                 if time.monotonic() - last_pickup >= PICKUP_S:
                     last_pickup = time.monotonic()
-                    for game_id, version in await self.read(self.store.ai_waiting, stale):
+                    # At startup every waiting game at once (a restart resumes them all);
+                    # then, round by round, those no process has touched for a while.
+                    limit = None if stale == 0 else AI_PICKUP_BATCH
+                    waiting = await self.read(self.store.ai_waiting, stale, limit)
+                    for game_id, version in waiting:
                         self.schedule_ai(game_id, version)
                     stale = AI_STALE_S
             except asyncio.CancelledError:

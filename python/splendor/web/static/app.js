@@ -918,7 +918,10 @@ async function undo() {
   if (!game || busy) return;
   busy = true;
   try {
-    const snapshot = await call("POST", `/games/${encodeURIComponent(table.id)}/undo`, {});
+    // The version seen: a doubled click or a retried request takes back one decision, not two.
+    const snapshot = await call("POST", `/games/${encodeURIComponent(table.id)}/undo`, {
+      version: game.version,
+    });
     if (accept(snapshot)) lastSeen = snapshot.last ? snapshot.last.index : null;
     say("Your last move was taken back.");
   } catch (error) {

@@ -1,0 +1,192 @@
+"""The tables: deal or load a game, then each seat acts, asks for hints, undoes, saves,
+replays and watches, through its own secret token (:mod:`splendor.web.access`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Query
+from fastapi.responses import Response, StreamingResponse
+from starlette.types import Receive, Scope, Send
+
+import splendor
+from splendor.errors import ConfigError
+from splendor.web import models as m
+from splendor.web.access import Client, Seat, ServerDep, Viewer
+from splendor.web.ai import choose, plan_move
+from splendor.web.boards import board_svg
+from splendor.web.errors import SaveRefused
+from splendor.web.games import PLAYERS, Game, check_turn
+from splendor.web.snapshots import snapshot, table_links
+from splendor.web.tables import event_of
+
+KEEPALIVE_S = 15.0
+"""Seconds between the keepalive comments of an idle event stream."""
+
+router = APIRouter(prefix="/api/v1/games", tags=["games"])
+
+
+@router.post("", response_model=m.NewTable, status_code=201)
+async def new_game(req: m.NewGame, srv: ServerDep, client: Client) -> m.NewTable:
+    """Deal a new table: one secret token (and link) per human seat, and the spectators'.
+
+    The server plays the AI's seats itself.
+    """
+    if req.players not in PLAYERS[req.variant]:
+        raise ConfigError(
+            f"{req.variant} is played by {PLAYERS[req.variant]} players, not {req.players}"
+        )
+    plan_move(req.bot, None, None, srv.tables.limits, (req.variant, req.players))
+    game = srv.dealer.deal(req.variant, req.players, req.seed, req.ai_seats, req.bot)
+    srv.clients.table_made(client)
+    return table_links(game, await srv.tables.create(game))
+
+
+@router.post("/load", response_model=m.NewTable, status_code=201)
+async def load(req: m.SavedGame, srv: ServerDep, client: Client) -> m.NewTable:
+    """Continue a saved game (the JSON of ``GET /api/v1/games/{id}/save``) at a new table."""
+    start = json.dumps(req.start)
+    first = splendor.from_json(start)  # InvalidStateError for a bad start
+    plan_move(req.bot, None, None, srv.tables.limits, (first.variant, first.num_players))
+    game = srv.dealer.make(start, req.ai_seats, req.bot, req.actions)
+    srv.clients.table_made(client)
+    return table_links(game, await srv.tables.create(game))
+
+
+@router.get("/{game_id}", response_model=m.GameSnapshot)
+async def get_game(who: Viewer, srv: ServerDep) -> m.GameSnapshot:
+    """What the token's seat sees of the game (its legal actions when it is to decide);
+    a spectator's token: the public information until the game is over."""
+    return snapshot(await srv.tables.game(who.row), who.seat)
+
+
+@router.post("/{game_id}/actions", response_model=m.GameSnapshot)
+async def act(req: m.ActionRequest, me: Seat, srv: ServerDep) -> m.GameSnapshot:
+    """Play an action for the token's seat; an illegal one is explained (422)."""
+
+    def play(game: Game) -> None:
+        game.apply(me.seat, req.action)
+
+    return snapshot(await srv.tables.change(me.access.row.id, req.version, play), me.seat)
+
+
+@router.post("/{game_id}/hint", response_model=m.MoveResponse)
+async def hint(req: m.HintRequest, me: Seat, srv: ServerDep, client: Client) -> m.MoveResponse:
+    """What the AI would play for the token's seat (to decide); nothing is played."""
+    game = await srv.tables.game(me.access.row)
+    check_turn(game, me.seat)
+    bot = req.bot or game.bot
+    plan = plan_move(bot, None, None, srv.tables.limits, (game.state.variant, game.players))
+    # The AI searches from the seat's view only, like a client of /move.
+    view, seed = game.state.to_json(me.seat), req.seed
+    return await srv.searches.run(
+        client, lambda: choose(splendor.from_view(view, seed=seed), plan, seed)
+    )
+
+
+@router.post("/{game_id}/undo", response_model=m.GameSnapshot)
+async def undo(req: m.UndoRequest, me: Seat, srv: ServerDep) -> m.GameSnapshot:
+    """Take back the token's seat's last decision and the AI's replies after it, at the
+    version the client saw (409 ``game_changed`` at another: a retried undo takes back one
+    decision, not two; ``undo_refused`` when another person has moved since; ``game_over``
+    once the game is over)."""
+    changed = await srv.tables.change(me.access.row.id, req.version, lambda g: g.undo(me.seat))
+    return snapshot(changed, me.seat)
+
+
+@router.get("/{game_id}/save", response_model=m.SavedGame)
+async def save(who: Viewer, srv: ServerDep) -> Response:
+    """The whole game as a download: its starting state and decisions.
+
+    It holds the hidden cards (as a saved game in a box would): a seat's token may
+    save only when it is the table's only human seat, anyone's once the game is over.
+    """
+    game = await srv.tables.game(who.row)
+    humans = [s for s in range(game.players) if s not in game.ai_seats]
+    if game.current is not None and not (who.seat is not None and humans == [who.seat]):
+        raise SaveRefused(
+            "a saved game holds every hidden card: it can be saved by the table's only"
+            " person, or by anyone once the game is over"
+        )
+    body = json.dumps(game.saved(), indent=1)
+    return Response(
+        body,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="splendor-{game.game_id}.json"'},
+    )
+
+
+@router.get("/{game_id}/replay", response_model=m.ReplayFrame)
+async def replay(who: Viewer, srv: ServerDep, step: int = Query(ge=0)) -> m.ReplayFrame:
+    """The token's board after the first ``step`` decisions (what it saw then)."""
+    game = await srv.tables.game(who.row)
+    steps = game.steps
+    if step > steps:
+        raise ConfigError(f"step {step} is past the {steps} decisions of this game")
+    # A spectator sees the public boards until the game is over, then everything.
+    svg = board_svg(game, game.replay(step), who.seat, step=step)
+    return m.ReplayFrame(
+        step=step, steps=steps, svg=svg, action=game.texts[step - 1] if step else None
+    )
+
+
+class HeldStream(StreamingResponse):
+    """An event stream that gives its client's stream slot back however it ends."""
+
+    def __init__(self, content: AsyncIterator[str], release: Any, **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self.release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
+
+
+@router.get(
+    "/{game_id}/events",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/event-stream": {}}}},
+)
+async def events(who: Viewer, srv: ServerDep, client: Client) -> StreamingResponse:
+    """Server-sent events: ``event: game`` with ``{version, step, current, over,
+    thinking}`` at once and after every change of the game (made by any server
+    process), and a ``: keepalive`` comment every 15 s. Refetch the snapshot on each.
+    A client may hold ``max_streams_per_client`` streams at once (429 beyond)."""
+    tables, game_id = srv.tables, who.row.id
+    slot = srv.clients.stream(client)
+    slot.__enter__()  # 429 here, before the response starts, when the client holds too many
+
+    async def stream() -> AsyncIterator[str]:
+        sent: int | None = None
+        state: m.GameEvent | None = event_of(who.row)
+        async with tables.hub.watch(game_id) as woken:
+            while not tables.hub.closed:
+                if state is not None and state.version != sent:
+                    sent = state.version
+                    yield f"event: game\ndata: {state.model_dump_json()}\n\n"
+                try:
+                    await asyncio.wait_for(woken.wait(), KEEPALIVE_S)
+                except asyncio.TimeoutError:
+                    yield ": keepalive\n\n"
+                woken.clear()
+                state = tables.hub.latest(game_id) or state
+
+    released = False
+
+    def release() -> None:
+        nonlocal released
+        if not released:
+            released = True
+            slot.__exit__(None, None, None)
+
+    return HeldStream(
+        stream(),
+        release,
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )

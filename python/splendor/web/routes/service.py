@@ -1,0 +1,58 @@
+"""The AI service: the server's facts and the AI's move for a player's view."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+import splendor
+from splendor.errors import ConfigError, InvalidStateError
+from splendor.web import models as m
+from splendor.web.access import Client, ServerDep
+from splendor.web.ai import choose, plan_move
+from splendor.web.games import PLAYERS, SeatError
+
+router = APIRouter(prefix="/api/v1", tags=["service"])
+
+
+def load_view(view: dict[str, Any], seed: int) -> Any:
+    """The state to search for the player whose view this is (that player must be to decide)."""
+    viewer = view.get("viewer")
+    if viewer is None:
+        raise InvalidStateError("send the player's view (to_json(player)), not a full state")
+    state = splendor.from_view(json.dumps(view), seed=seed)
+    if state.is_terminal():
+        raise ConfigError("the game is over: there is no move to make")
+    if state.current_player != viewer:
+        raise SeatError(
+            f"this is seat {viewer}'s view but seat {state.current_player} is to decide"
+        )
+    return state
+
+
+@router.get("", response_model=m.ServerInfo)
+async def info(request: Request) -> m.ServerInfo:
+    """Variants, player counts and this server's limits."""
+    limits = request.app.state.limits
+    return m.ServerInfo(
+        version=splendor.__version__,
+        variants=[m.VariantInfo(name=v, players=p) for v, p in PLAYERS.items()],
+        limits=m.Limits(**limits.__dict__),
+    )
+
+
+@router.post("/move", response_model=m.MoveResponse)
+async def move(req: m.MoveRequest, srv: ServerDep, client: Client) -> m.MoveResponse:
+    """The AI's move for the player whose view this is (the player to decide).
+
+    The view is a state's ``to_json(player)``: hidden cards stay hidden, the server
+    fills them with a determinization drawn from ``seed``, and the search
+    resamples them at every iteration. Searches are bounded per client and in all.
+    """
+    limits = srv.tables.limits
+    plan = plan_move(req.bot, req.budget.iterations, req.budget.time_limit, limits)
+    view = req.view
+    # Loading the view is CPU work too: it runs on the worker, off the event loop.
+    return await srv.searches.run(client, lambda: choose(load_view(view, req.seed), plan, req.seed))
