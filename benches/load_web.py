@@ -302,6 +302,12 @@ def run(
             str(port),
             "--db",
             db or str(Path(tmp) / "games.sqlite3"),
+            # Every simulated person connects from 127.0.0.1: as one client address they
+            # would be over the per-client bounds meant for one browser or one program.
+            "--max-streams-per-client",
+            str(2 * tables + 10),
+            "--max-tables-per-minute",
+            str(tables + 10),
         ]
         if workers:
             cmd += ["--workers", str(workers)]

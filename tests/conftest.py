@@ -38,3 +38,30 @@ def no_marvel_4p_network(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ite
     ai.shipped_network.cache_clear()
     yield
     ai.shipped_network.cache_clear()
+
+
+def postgres_url() -> str:
+    """The test PostgreSQL server's URL (``$SPLENDOR_TEST_POSTGRES``), its tables dropped
+    first; without one, the test fails (never skips): ``.ci/run`` starts a server."""
+    import os
+
+    from splendor.web.store import engine_url, metadata
+    from sqlalchemy import create_engine
+
+    url = os.environ.get("SPLENDOR_TEST_POSTGRES")
+    if not url:
+        pytest.fail(
+            "SPLENDOR_TEST_POSTGRES is not set: these tests need a PostgreSQL server"
+            " (postgresql://USER:PASSWORD@HOST/DB; .ci/run starts one)"
+        )
+    engine = create_engine(engine_url(url)[0])
+    metadata.drop_all(engine)
+    engine.dispose()
+    return url
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def web_db(request: pytest.FixtureRequest) -> str:
+    """The games database of a web test: SQLite in memory, and (``-m postgres``, as
+    ``.ci/run`` runs it) PostgreSQL, so the API answers the same on both."""
+    return "sqlite://" if request.param == "sqlite" else postgres_url()

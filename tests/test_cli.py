@@ -272,3 +272,13 @@ def test_no_subcommand_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main([]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "required: command" in err
+
+
+def test_the_serve_commands_per_client_defaults_are_the_servers() -> None:
+    import dataclasses
+
+    from splendor.cli import ServerLimitsDefaults
+    from splendor.web import ServerLimits
+
+    for field in dataclasses.fields(ServerLimitsDefaults):
+        assert getattr(ServerLimitsDefaults(), field.name) == getattr(ServerLimits(), field.name)

@@ -22,9 +22,9 @@ SETUPS = [("base", 2), ("base", 3), ("duel", 2), ("marvel", 4)]
 
 
 @pytest.fixture
-def client() -> Iterator[TestClient]:
+def client(web_db: str) -> Iterator[TestClient]:
     # As a context manager: the app's lifespan runs (the server plays its AI seats itself).
-    with TestClient(create_app(ServerLimits(workers=2))) as c:
+    with TestClient(create_app(ServerLimits(workers=2), db=web_db)) as c:
         yield c
 
 
@@ -425,16 +425,16 @@ def test_random_garbage_never_gets_a_500(client: TestClient) -> None:
     assert all(e["seat"] == 0 or e["by_ai"] for e in after["log"])
 
 
-def test_a_full_pool_says_busy() -> None:
-    client = TestClient(create_app(ServerLimits(max_pending=0)))
+def test_a_full_pool_says_busy(web_db: str) -> None:
+    client = TestClient(create_app(ServerLimits(max_pending=0), db=web_db))
     state, seat = midgame_view()
     r = client.post("/api/v1/move", json={"view": json.loads(state.to_json(seat))})
     error(r, 503, "busy")
 
 
-def test_searches_never_block_the_event_loop() -> None:
+def test_searches_never_block_the_event_loop(web_db: str) -> None:
     """A one-second search runs on a worker; the loop answers other requests meanwhile."""
-    app = create_app(ServerLimits(workers=1))
+    app = create_app(ServerLimits(workers=1), db=web_db)
     state, seat = midgame_view()
     body = {"view": json.loads(state.to_json(seat)), "budget": {"time_limit": 1.0}}
 
@@ -632,8 +632,8 @@ def stalling_game(variant: str, players: int, seed: int = 0) -> tuple[Any, list[
     return start, actions
 
 
-def test_a_game_over_the_memory_bounds_is_refused() -> None:
-    with TestClient(create_app(ServerLimits(max_decisions=300))) as client:
+def test_a_game_over_the_memory_bounds_is_refused(web_db: str) -> None:
+    with TestClient(create_app(ServerLimits(max_decisions=300), db=web_db)) as client:
         info = client.get("/api/v1").json()["limits"]
         assert info["max_decisions"] == 300 and info["max_turn_cap"] == 100
         start, actions = stalling_game("base", 2)
@@ -712,10 +712,10 @@ def test_the_page_has_a_favicon_served_by_the_package(client: TestClient) -> Non
     assert '"python/splendor/web/static/*"' in pyproject
 
 
-def test_replayed_games_in_memory_are_bounded() -> None:
+def test_replayed_games_in_memory_are_bounded(web_db: str) -> None:
     """At most ``max_games`` games are kept replayed; the others are read back from the
     database when asked for, nothing lost."""
-    with TestClient(create_app(ServerLimits(max_games=2))) as client:
+    with TestClient(create_app(ServerLimits(max_games=2), db=web_db)) as client:
         made = [new(client) for _ in range(3)]
         made[0].act(0, made[0].get(0)["legal"][0]["id"])
         made[1].get(0)
@@ -728,6 +728,7 @@ def test_replayed_games_in_memory_are_bounded() -> None:
 
 def test_the_ais_move_is_dropped_when_the_position_changed_while_it_searched(
     monkeypatch: pytest.MonkeyPatch,
+    web_db: str,
 ) -> None:
     """Seat 0 plays, the AI searches, seat 0 undoes and plays another move: the same move
     count, another position. The AI's move for the old position is dropped (its commit
@@ -747,7 +748,7 @@ def test_the_ais_move_is_dropped_when_the_position_changed_while_it_searched(
         return real_think(view, *args)
 
     monkeypatch.setattr(web_tables, "think", slow_think)
-    with TestClient(create_app(ServerLimits(workers=2))) as client:
+    with TestClient(create_app(ServerLimits(workers=2), db=web_db)) as client:
         table = new(client, variant="base", ai_seats=[1], bot="mcts:50")
         game = table.get(0)
         first, other = game["legal"][0]["id"], game["legal"][1]["id"]
@@ -767,6 +768,7 @@ def test_the_ais_move_is_dropped_when_the_position_changed_while_it_searched(
 
 def test_an_ai_seat_at_the_decision_limit_waits_for_a_person(
     caplog: pytest.LogCaptureFixture,
+    web_db: str,
 ) -> None:
     """The AI's move past ``max_decisions`` is refused like anyone's: logged, the table kept
     (a person can undo), and not searched again at that version."""
@@ -775,7 +777,7 @@ def test_an_ai_seat_at_the_decision_limit_waits_for_a_person(
     for a in actions[:300]:
         state.apply(a)
     ai = int(state.current_player)
-    with TestClient(create_app(ServerLimits(max_decisions=300))) as client:
+    with TestClient(create_app(ServerLimits(max_decisions=300), db=web_db)) as client:
         saved = {"start": start, "actions": actions[:300], "ai_seats": [ai], "bot": "greedy"}
         r = client.post("/api/v1/games/load", json=saved)
         assert r.status_code == 201, r.text

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -36,12 +36,12 @@ def free_port() -> int:
 class ServerProcess:
     """``splendor serve --db DB`` on 127.0.0.1, its output (the access log) in a file."""
 
-    def __init__(self, db: str, log: Path, workers: int = 1) -> None:
+    def __init__(self, db: str, log: Path, workers: int = 1, extra: Sequence[str] = ()) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
         code = "import sys; from splendor.cli import main; sys.exit(main())"
-        args = ["serve", "--db", db, "--port", str(self.port), "--workers", str(workers)]
+        args = ["serve", "--db", db, "--port", str(self.port), "--workers", str(workers), *extra]
         with open(log, "ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", code, *args], stdout=out, stderr=subprocess.STDOUT
@@ -70,8 +70,10 @@ class ServerProcess:
 
 
 @contextmanager
-def serving(db: str, log: Path, workers: int = 1) -> Iterator[ServerProcess]:
-    server = ServerProcess(db, log, workers)
+def serving(
+    db: str, log: Path, workers: int = 1, extra: Sequence[str] = ()
+) -> Iterator[ServerProcess]:
+    server = ServerProcess(db, log, workers, extra)
     try:
         yield server
     finally:

@@ -24,8 +24,8 @@ from test_web_api import Table, blind_reserve_position, error, new, stalling_gam
 
 
 @pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(ServerLimits(workers=2))) as c:
+def client(web_db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(ServerLimits(workers=2), db=web_db)) as c:
         yield c
 
 
@@ -266,11 +266,13 @@ def events_of(lines: list[str]) -> list[dict[str, Any]]:
     return [json.loads(line[len("data: ") :]) for line in list(lines) if line.startswith("data: ")]
 
 
-def test_the_event_stream_tells_of_every_change(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_event_stream_tells_of_every_change(
+    monkeypatch: pytest.MonkeyPatch, web_db: str
+) -> None:
     from splendor.web.routes import games as game_routes
 
     monkeypatch.setattr(game_routes, "KEEPALIVE_S", 0.3)
-    with TestClient(create_app(ServerLimits(workers=2))) as client:
+    with TestClient(create_app(ServerLimits(workers=2), db=web_db)) as client:
         table = new(client, variant="base", players=3, ai_seats=[1], bot="greedy")
         lines: list[str] = []
         spectator_lines: list[str] = []

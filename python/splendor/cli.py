@@ -8,6 +8,7 @@ parser and sets ``func``; add one by writing such a function and listing it in
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import socket
@@ -616,9 +617,26 @@ def _serve(args: argparse.Namespace) -> int:
         ) from None
     if not args.host:
         raise splendor.ConfigError("--host '' would bind every interface: name one (127.0.0.1)")
-    limits = ServerLimits(workers=args.workers or os.cpu_count() or 1)
+    workers = args.workers or os.cpu_count() or 1
+    limits = ServerLimits(
+        workers=workers,
+        search_workers=args.search_workers or workers,
+        max_searches_per_client=args.max_searches_per_client,
+        max_streams_per_client=args.max_streams_per_client,
+        max_tables_per_minute=args.max_tables_per_minute,
+    )
     serve(args.host, args.port, limits, args.db)
     return 0
+
+
+@dataclasses.dataclass(frozen=True)
+class ServerLimitsDefaults:
+    """The per-client defaults of :class:`splendor.web.ServerLimits`, without importing the
+    web extra (a test checks that the two agree)."""
+
+    max_searches_per_client: int = 4
+    max_streams_per_client: int = 64
+    max_tables_per_minute: int = 30
 
 
 def _add_serve(sub: Any) -> None:
@@ -642,7 +660,37 @@ def _add_serve(sub: Any) -> None:
     )
     p.add_argument("--port", type=int_in(1, 65535), default=8000)
     p.add_argument(
-        "--workers", type=int_in(1, 1024), default=None, help="search threads (default: all cores)"
+        "--workers",
+        type=int_in(1, 1024),
+        default=None,
+        help="threads playing the tables' AI seats (default: all cores)",
+    )
+    p.add_argument(
+        "--search-workers",
+        type=int_in(1, 1024),
+        default=None,
+        help="threads for the searches clients ask for (moves, hints), a pool apart from the"
+        " AI seats' (default: as --workers)",
+    )
+    defaults = ServerLimitsDefaults()
+    p.add_argument(
+        "--max-searches-per-client",
+        type=int_in(1, 1_000_000),
+        default=defaults.max_searches_per_client,
+        help="searches one client address may have queued or running (beyond: 429;"
+        " default %(default)s)",
+    )
+    p.add_argument(
+        "--max-streams-per-client",
+        type=int_in(1, 1_000_000),
+        default=defaults.max_streams_per_client,
+        help="event streams one client address may hold open (beyond: 429; default %(default)s)",
+    )
+    p.add_argument(
+        "--max-tables-per-minute",
+        type=int_in(1, 1_000_000),
+        default=defaults.max_tables_per_minute,
+        help="tables one client address may make in a minute (beyond: 429; default %(default)s)",
     )
     p.set_defaults(func=_serve)
 
