@@ -220,7 +220,7 @@ def test_the_tables_ai_never_waits_behind_anonymous_searches(web_db: str) -> Non
         searches = [threading.Thread(target=search) for _ in range(4)]
         for t in searches:
             t.start()
-        held = client.app.state.server.searches  # type: ignore[attr-defined]
+        held = client.app.state.server.searches
         end = time.monotonic() + 10
         while held.pending < 4:
             assert time.monotonic() < end
@@ -248,7 +248,7 @@ def test_searches_are_bounded_in_all(web_db: str) -> None:
         ]
         for t in threads:
             t.start()
-        held = client.app.state.server.searches  # type: ignore[attr-defined]
+        held = client.app.state.server.searches
         end = time.monotonic() + 10
         while held.pending < 2:
             assert time.monotonic() < end
