@@ -18,6 +18,21 @@ import pytest
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Every core, as ``-n auto`` would, when pytest-xdist is installed and no ``-n`` was given.
+
+    In this hook rather than in ``addopts``: an option of a plugin there stops a plain pytest
+    (without the plugin) at ``unrecognized arguments``. It runs before xdist's own hook, which
+    turns ``auto`` into a number of workers.
+    """
+    if hasattr(config, "workerinput"):
+        return  # a worker of a distributed run
+    if getattr(config.option, "numprocesses", 0) is None and not config.option.collectonly:
+        config.option.numprocesses = "auto"
+
+
 HERE = str(Path(__file__).parent)
 if HERE not in sys.path:
     sys.path.insert(0, HERE)

@@ -307,3 +307,96 @@ def test_bad_call_messages_name_the_signature() -> None:
     with pytest.raises(ConfigError, match="mask must be a 2-D NumPy array"):
         splendor.envs.random_legal_actions("x", np.random.default_rng())  # type: ignore[arg-type]
     assert json.loads(json.dumps(splendor.observation_spec("base").names))[0]
+
+
+# --- issue 39: a newcomer's friction ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("module", "missing", "extra"),
+    [
+        ("splendor.envs.gymnasium", "gymnasium", "rl"),
+        ("splendor.envs.pettingzoo", "pettingzoo", "rl"),
+        ("splendor.envs.openspiel", "pyspiel", "openspiel"),
+    ],
+)
+def test_an_adapter_without_its_extra_names_the_extra(
+    module: str, missing: str, extra: str
+) -> None:
+    """Importing an RL adapter whose library is not installed says which extra to install."""
+    code = f"""
+import importlib.abc, sys
+class Hide(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == {missing!r} or name.startswith({missing!r} + "."):
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+        return None
+sys.meta_path.insert(0, Hide())
+try:
+    import {module}
+except ModuleNotFoundError as exc:
+    print(exc.name, "|", exc)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    name, _, message = out.stdout.strip().partition(" | ")
+    assert name == missing
+    assert f"pip install 'splendor[{extra}]'" in message and module in message
+
+
+def test_a_plain_pytest_without_the_test_plugins_runs_the_suite() -> None:
+    """Only pytest installed (xdist and pytest-benchmark disabled here): the configuration
+    holds no option of theirs, so the run does not stop at ``unrecognized arguments``."""
+    root = Path(__file__).parent.parent
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:xdist",
+            "-p",
+            "no:benchmark",
+            "-q",
+            "tests/test_view.py",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=root,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "passed" in out.stdout
+
+
+def test_the_docs_copy_button_copies_runnable_code() -> None:
+    """The docs' copy script takes the prompts off a ``>>>`` example and leaves its output out
+    (run by node, as the browser would run it); the site loads it."""
+    import shutil
+
+    root = Path(__file__).parent.parent
+    node = shutil.which("node")
+    assert node, "node runs the docs' script in this test"
+    session = (
+        ">>> import splendor\n>>> for a in [1, 2]:\n...     print(a)\n...\n1\n2\n"
+        ">>> splendor.new_game('base', seed=1).legal_actions()[:1]\n[Action(0, 'take wug')]\n"
+    )
+    script = (
+        "const {runnable} = require(process.argv[1]);"
+        "let input = ''; process.stdin.on('data', d => input += d);"
+        "process.stdin.on('end', () => process.stdout.write(JSON.stringify("
+        "[runnable(input), runnable('pip install splendor\\n')])));"
+    )
+    out = subprocess.run(
+        [node, "-e", script, str(root / "docs" / "javascripts" / "copy-runnable.js")],
+        input=session,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    code, shell = json.loads(out.stdout)
+    assert shell is None, "a block without prompts is copied as it is"
+    assert code == (
+        "import splendor\nfor a in [1, 2]:\n    print(a)\n\n"
+        "splendor.new_game('base', seed=1).legal_actions()[:1]\n"
+    )
+    exec(compile(code, "copied", "exec"), {})  # the copied text runs
+    assert "javascripts/copy-runnable.js" in (root / "mkdocs.yml").read_text()

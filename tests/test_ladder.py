@@ -204,3 +204,9 @@ def test_the_reference_networks_stay_spellable_and_shipped() -> None:
     # Every shipped network together stays small (the wheel carries them).
     total = sum(f.stat().st_size for f in nets.NETS_DIR.rglob("*.safetensors"))
     assert total < 10 * 2**20
+
+
+def test_ratings_that_round_to_zero_print_without_a_minus() -> None:
+    from splendor.ladder import elo_text
+
+    assert [elo_text(x) for x in (-0.3, -0.0, 0.2, 12.6, -40.4)] == ["+0", "+0", "+0", "+13", "-40"]

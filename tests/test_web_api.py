@@ -12,11 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import httpx2
 import pytest
 import splendor
 from fastapi.testclient import TestClient
 from splendor.web import ServerLimits, create_app
 from splendor.web.app import ERROR_CODES, json_depth
+
+Response = httpx.Response | httpx2.Response
+"""An answer: of Starlette's test client (httpx2) or of a live server (httpx)."""
 
 SETUPS = [("base", 2), ("base", 3), ("duel", 2), ("marvel", 4)]
 
@@ -47,8 +51,8 @@ class Table:
         assert r.status_code == 200, r.text
         return dict(r.json())
 
-    def post(self, seat: int | None, what: str, body: Any) -> httpx.Response:
-        r: httpx.Response = self.client.post(
+    def post(self, seat: int | None, what: str, body: Any) -> Response:
+        r: Response = self.client.post(
             f"/api/v1/games/{self.id}/{what}", headers=self.auth(seat), json=body
         )
         return r
@@ -79,7 +83,7 @@ def tables(client: TestClient) -> Any:
     return client.app.state.tables  # type: ignore[attr-defined]
 
 
-def error(r: httpx.Response, status: int, code: str) -> str:
+def error(r: Response, status: int, code: str) -> str:
     assert r.status_code == status, r.text
     body = r.json()
     assert set(body) == {"error"}
@@ -345,8 +349,8 @@ def test_move_refuses_bad_requests(client: TestClient) -> None:
     state, seat = midgame_view()
     view = json.loads(state.to_json(seat))
 
-    def post(body: Any) -> httpx.Response:
-        r: httpx.Response = client.post("/api/v1/move", json=body)
+    def post(body: Any) -> Response:
+        r: Response = client.post("/api/v1/move", json=body)
         return r
 
     error(post({"view": json.loads(state.to_json())}), 422, "invalid_state")
@@ -605,8 +609,8 @@ def test_every_error_code_the_server_can_emit_is_documented() -> None:
 
 def test_a_refused_new_game_or_load_stores_nothing(client: TestClient) -> None:
     live = new(client, variant="base", players=2)
-    saved = client.get(f"/api/v1/games/{live.id}/save", headers=live.auth(0))
-    error(saved, 403, "save_refused")  # two people at the table: the save would show hands
+    refused = client.get(f"/api/v1/games/{live.id}/save", headers=live.auth(0))
+    error(refused, 403, "save_refused")  # two people at the table: the save would show hands
     start = json.loads(splendor.new_game("base", players=2, seed=3).to_json())
     saved = {"start": start, "actions": [], "ai_seats": [7], "bot": "greedy"}
     for _ in range(3):

@@ -108,9 +108,13 @@ def adversarial_bodies() -> list[bytes]:
     ]
 
 
+@pytest.mark.load
 def test_adversarial_bodies_leave_the_event_loop_free(tmp_path: Path) -> None:
     """While clients send adversarial bodies (deep nesting, long strings, escapes, huge
-    numbers) to a live server, another client's ping answers with p99 under 100 ms."""
+    numbers) to a live server, another client's ping answers with p99 under 100 ms.
+
+    A latency figure: it runs in the load step of ``.ci/run`` (``-m load -n 0``), alone on
+    the machine, not beside the rest of the suite."""
     with serving(str(tmp_path / "games.db"), tmp_path / "server.log", workers=1) as server:
         stop = threading.Event()
         answers: list[int] = []

@@ -14,13 +14,12 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 import splendor
 from fastapi.testclient import TestClient
 from splendor import render
 from splendor.web import ServerLimits, create_app
-from test_web_api import Table, blind_reserve_position, error, new, stalling_game, tables
+from test_web_api import Response, Table, blind_reserve_position, error, new, stalling_game, tables
 
 
 @pytest.fixture
@@ -244,7 +243,7 @@ def test_a_move_on_a_stale_version_is_refused(client: TestClient) -> None:
     assert table.get(0)["step"] == 1
 
 
-def read_events(response: httpx.Response, out: list[str], stop: threading.Event) -> None:
+def read_events(response: Response, out: list[str], stop: threading.Event) -> None:
     try:
         for line in response.iter_lines():
             out.append(line)

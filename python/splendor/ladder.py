@@ -77,6 +77,12 @@ Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
 
 
+def elo_text(elo: float) -> str:
+    """A rating with its sign, rounded to a whole point: ``+12``, ``-40``, and ``+0`` for
+    anything that rounds to zero (never ``-0``)."""
+    return f"{round(elo):+d}"
+
+
 def elo_to_probability(diff: float) -> float:
     """The expected score of a bot rated ``diff`` Elo above its opponent."""
     return 1 / (1 + 10 ** (-diff / 400))
@@ -519,8 +525,8 @@ def summary(ratings: Sequence[Rating]) -> str:
     """One line per bot: rating and interval, for the terminal."""
     width = max(len(r.bot) for r in ratings)
     return "\n".join(
-        f"{r.bot.ljust(width)}  {r.elo:+6.0f}  "
-        + ("anchor" if r.low == r.high else f"[{r.low:+.0f}, {r.high:+.0f}]")
+        f"{r.bot.ljust(width)}  {elo_text(r.elo):>6}  "
+        + ("anchor" if r.low == r.high else f"[{elo_text(r.low)}, {elo_text(r.high)}]")
         + f"  {r.games} games"
         for r in ratings
     )

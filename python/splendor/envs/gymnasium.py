@@ -23,17 +23,22 @@ from __future__ import annotations
 
 from typing import Any, SupportsFloat
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
 
 import splendor
 from splendor._arguments import typed_errors, typed_methods
+from splendor._extras import missing_extra
 from splendor.envs._actions import action_id
 from splendor.envs._view import render_view
 from splendor.envs.spec import observation_spec
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode
+except ModuleNotFoundError as exc:  # the extra is not installed
+    raise missing_extra("splendor.envs.gymnasium", "rl", exc) from exc
 
 __all__ = ["SplendorEnv", "SplendorVectorEnv", "observation_space"]
 

@@ -28,12 +28,17 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pyspiel
 
 import splendor
 from splendor._arguments import typed_methods
+from splendor._extras import missing_extra
 from splendor.envs._actions import action_id
 from splendor.envs.spec import observation_spec
+
+try:
+    import pyspiel
+except ModuleNotFoundError as exc:  # the extra is not installed
+    raise missing_extra("splendor.envs.openspiel", "openspiel", exc) from exc
 
 __all__ = ["GAMES", "SplendorGame", "SplendorObserver", "SplendorState"]
 

@@ -29,15 +29,20 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 import splendor
 from splendor._arguments import typed_errors, typed_methods
+from splendor._extras import missing_extra
 from splendor.envs._actions import action_id
 from splendor.envs._view import render_view
 from splendor.envs.spec import observation_spec
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as exc:  # the extra is not installed
+    raise missing_extra("splendor.envs.pettingzoo", "rl", exc) from exc
 
 __all__ = ["base_env", "duel_env", "env", "marvel_env", "raw_env"]
 

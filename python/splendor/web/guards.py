@@ -36,15 +36,15 @@ def json_depth(body: bytes) -> int:
     b = np.frombuffer(body, dtype=np.uint8)
     if b.size == 0:
         return 0
-    index = np.arange(b.size, dtype=np.int64)
+    index = np.arange(b.size, dtype=np.int32)  # bodies are far below 2**31 bytes
     backslash = b == ord("\\")
     # The last byte at or before i that is not a backslash; the run of backslashes just
     # before i is then (i - 1) - that index taken at i - 1.
     last_other = np.maximum.accumulate(np.where(backslash, -1, index))
-    run_before = np.zeros(b.size, dtype=np.int64)
+    run_before = np.zeros(b.size, dtype=np.int32)
     run_before[1:] = index[:-1] - last_other[:-1]
     quote = (b == ord('"')) & (run_before % 2 == 0)
-    outside = np.cumsum(quote, dtype=np.int64) % 2 == 0
+    outside = np.cumsum(quote, dtype=np.int32) % 2 == 0
     step = (((b == ord("[")) | (b == ord("{"))) & outside).astype(np.int32)
     step -= ((b == ord("]")) | (b == ord("}"))) & outside
     return int(np.cumsum(step).max(initial=0))
