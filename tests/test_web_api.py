@@ -132,7 +132,9 @@ def test_a_whole_game_through_the_api(client: TestClient, variant: str, players:
             "seat": seat,
             "action": choice["text"],
             "by_ai": False,
+            "says": played["log"][-1]["says"],
         }
+        assert played["last"]["says"], "the last move says what it did"
         game = table.settled(seat)
         versions.append(game["version"])
     assert game["current"] is None

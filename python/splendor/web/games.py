@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import splendor
-from splendor.web.models import Considered, LogEntry, ResultModel
+from splendor import render
+from splendor.render.describe import describe
+from splendor.web.models import Considered, LogEntry, ResultModel, Standing
 from splendor.web.store import DecisionRow, GameRow, Position
 
 PLAYERS = {"base": [2, 3, 4], "duel": [2], "marvel": [2, 3, 4]}
@@ -149,6 +151,9 @@ class Game:
     texts: list[str] = field(default_factory=list)
     """The decisions' texts (interned: the same text is one string for every game)."""
     notes: dict[int, AiNote] = field(default_factory=dict)
+    says: list[tuple[str, str]] = field(default_factory=list)
+    """Per decision, what it did in words: as its mover knows it, and as everyone else does
+    (they differ only where the mover saw a card the others did not: a blind reserve)."""
     version: int = 0
     state: Any = None
 
@@ -170,7 +175,9 @@ class Game:
         """A game as the database holds it: its start and its decision rows, replayed."""
         game = cls(game_id, start, ai_seats, bot, max_decisions, state=splendor.from_json(start))
         for row in rows:
+            before = boards_around(game.state, row.seat, row.text)
             game.state.apply(row.action)
+            game.says.append(said(before, game.state, row.seat, row.text))
             game.actions.append(row.action)
             game.marks.append(row.seat | (_AI if row.by_ai else 0))
             game.texts.append(sys.intern(row.text))
@@ -251,8 +258,13 @@ class Game:
         outcome = self.state.outcome()
         if outcome is None:
             return None
+        table, decided_by = standings(self.state, outcome)
         return ResultModel(
-            winners=list(outcome.winners), reason=str(outcome.reason), returns=outcome.returns()
+            winners=list(outcome.winners),
+            reason=str(outcome.reason),
+            returns=outcome.returns(),
+            standings=table,
+            decided_by=decided_by,
         )
 
     def apply(
@@ -275,7 +287,9 @@ class Game:
         else:
             played = self.state.action_from_id(action)
         hidden = hidden_reserves(self.state, seat) if note is not None else set()
+        before = boards_around(self.state, seat, str(played))
         self.state.apply(played)
+        self.says.append(said(before, self.state, seat, str(played)))
         self.actions.append(int(played))
         self.marks.append(seat | (_AI if note is not None else 0))
         self.texts.append(sys.intern(str(played)))
@@ -296,11 +310,21 @@ class Game:
                     seat=seat,
                     action=text,
                     by_ai=bool(mark & _AI),
+                    says=self.said_to(i, viewer),
                     win_estimate=None if note is None else note.win_estimate,
                     considered=[] if note is None else note.considered_for(seat == viewer),
                 )
             )
         return out
+
+    def said_to(self, i: int, viewer: int | None) -> str:
+        """Decision ``i`` in words for ``viewer`` (None: a spectator, who sees every card
+        once the game is over)."""
+        if i >= len(self.says):
+            return self.texts[i]
+        own, public = self.says[i]
+        mover = self.marks[i] & ~_AI
+        return own if viewer == mover or (viewer is None and self.current is None) else public
 
     def undo_point(self, seat: int) -> int | None:
         """Where ``seat``'s undo goes back to: its last decision, when every decision after
@@ -333,6 +357,7 @@ class Game:
         del self.actions[keep:]
         del self.marks[keep:]
         del self.texts[keep:]
+        del self.says[keep:]
         self.notes = {i: n for i, n in self.notes.items() if i < keep}
         self.state = self.replay(keep)
         self.version += 1
@@ -370,6 +395,67 @@ class Game:
 
     def is_ai(self, i: int) -> bool:
         return bool(self.marks[i] & _AI)
+
+
+_ENDS = {
+    "crowns": "ten crowns",
+    "colour": "ten points in one colour",
+    "gauntlet": "the Infinity Gauntlet (the points, the Time stone and every colour)",
+    "stalled": "no one could move any more",
+    "truncated": "the turn cap was reached",
+}
+
+
+def boards_around(state: Any, seat: int, text: str) -> tuple[Any, Any | None]:
+    """The boards of ``seat`` and of the public before ``seat``'s decision ``text`` (see
+    :func:`said`); the public one only when the two can tell the decision apart: when the
+    mover holds a card reserved blind or reserves one now."""
+    own = render.board_of(state, seat)
+    mine = next(s for s in own.seats if s.index == seat)
+    blind = text.startswith("reserve deck") or any(slot.blind for slot in mine.reserved)
+    return own, render.board_of(state, render.PUBLIC) if blind else None
+
+
+def said(before: tuple[Any, Any | None], after: Any, seat: int, text: str) -> tuple[str, str]:
+    """What ``seat``'s decision ``text`` did: in the words of its mover and of everyone else."""
+    own = describe(before[0], render.board_of(after, seat), seat, text)
+    if before[1] is None:
+        return own, own
+    public = describe(before[1], render.board_of(after, render.PUBLIC), seat, text)
+    return own, public
+
+
+def standings(state: Any, outcome: Any) -> tuple[list[Standing], str]:
+    """A finished game's seats, best first (the winners, then by points, then by fewer
+    cards), and how the winner was decided, in words."""
+    full = json.loads(state.to_json())
+    points = [int(p) for p in state.scores()]
+    cards = [len(p.get("cards") or []) for p in full["players"]]
+    winners = set(outcome.winners)
+
+    def key(seat: int) -> tuple[int, int, int]:
+        return (0 if seat in winners else 1, -points[seat], cards[seat])
+
+    order = sorted(range(len(points)), key=key)
+    table: list[Standing] = []
+    for place, seat in enumerate(order):
+        same = table and key(order[place - 1]) == key(seat)
+        rank = table[-1].rank if same else place + 1
+        table.append(Standing(rank=rank, seat=seat, points=points[seat], cards=cards[seat]))
+    reason = str(outcome.reason)
+    best = max(points)
+    level = [s for s in range(len(points)) if points[s] == best]
+    if reason == "points" and len(level) > 1 and len(winners) < len(level):
+        decided_by = f"{len(level)} seats level on {best} points: the fewest cards won"
+    elif reason == "points" and len(winners) > 1:
+        decided_by = f"level on {best} points and on cards: a shared win"
+    elif reason == "points" and full.get("variant") == "duel":
+        decided_by = "twenty points"
+    elif reason == "points":
+        decided_by = f"the most points ({best})"
+    else:
+        decided_by = _ENDS.get(reason, reason)
+    return table, decided_by
 
 
 def check_turn(game: Game, seat: int) -> None:
@@ -438,7 +524,9 @@ class Dealer:
         for a in actions:
             seat = int(state.current_player)
             played = state.action_from_id(a)
+            before = boards_around(state, seat, str(played))
             state.apply(played)
+            game.says.append(said(before, state, seat, str(played)))
             game.actions.append(int(played))
             game.marks.append(seat | (_AI if seat in seats else 0))
             game.texts.append(sys.intern(str(played)))

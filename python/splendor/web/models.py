@@ -162,6 +162,11 @@ class LastMove(BaseModel):
     seat: int
     action: str
     by_ai: bool
+    says: str = Field(
+        default="",
+        description="What the decision did, in words, as the viewer may know it (the card"
+        " bought or reserved, tokens taken and returned, the noble, royal or location that came)",
+    )
 
 
 class LegalAction(BaseModel):
@@ -176,14 +181,31 @@ class LogEntry(BaseModel):
     seat: int
     action: str
     by_ai: bool
+    says: str = Field(default="", description="What the decision did, in words (as `last.says`)")
     win_estimate: float | None = None
     considered: list[Considered] = Field(default_factory=list)
+
+
+class Standing(BaseModel):
+    """One seat's place in a finished game."""
+
+    rank: int = Field(description="1 for the winner(s); seats level on everything share a rank")
+    seat: int
+    points: int
+    cards: int = Field(description="Cards bought (recruited), the base game's tie-break")
 
 
 class ResultModel(BaseModel):
     winners: list[int]
     reason: str
     returns: list[float]
+    standings: list[Standing] = Field(
+        default_factory=list, description="Every seat, best first: rank, points, cards"
+    )
+    decided_by: str = Field(
+        default="",
+        description="How the winner was decided, in words (the tie-break when points were level)",
+    )
 
 
 class GameSnapshot(BaseModel):

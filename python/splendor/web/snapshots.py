@@ -42,7 +42,9 @@ def snapshot(game: Game, viewer: int | None) -> m.GameSnapshot:
     if game.steps:
         i = game.steps - 1
         seat, text = game.last() or (0, "")
-        last = m.LastMove(index=i, seat=seat, action=text, by_ai=game.is_ai(i))
+        last = m.LastMove(
+            index=i, seat=seat, action=text, by_ai=game.is_ai(i), says=game.said_to(i, viewer)
+        )
     return m.GameSnapshot(
         game_id=game.game_id,
         variant=state.variant,
