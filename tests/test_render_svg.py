@@ -308,12 +308,12 @@ def lasts(svg: str) -> set[str]:
     ("variant", "moves", "seat", "marked"),
     [
         ("base", ["take wug"], 0, {"seat 0", "token w", "token u", "token g"}),
-        ("base", ["take wug", "reserve 2.3"], 1, {"seat 1", "2.3", "seat 1 reserved 1"}),
+        ("base", ["take wug", "reserve 2.3"], 1, {"seat 1", "seat 1 reserved 1"}),
         ("base", ["take wug", "reserve deck 3"], 1, {"seat 1", "deck 3", "seat 1 reserved 1"}),
         ("marvel", ["take pbr"], 0, {"seat 0", "token p", "token b", "token r"}),
         ("duel", ["take a1"], 0, {"seat 0", "cell a1"}),
         ("duel", ["gold c3"], 0, {"seat 0", "cell c3", "seat 0 token y"}),
-        ("duel", ["gold c3", "reserve 1.2"], 0, {"seat 0", "1.2", "seat 0 reserved 1"}),
+        ("duel", ["gold c3", "reserve 1.2"], 0, {"seat 0", "seat 0 reserved 1"}),
     ],
 )
 def test_the_last_decision_is_marked(
@@ -327,6 +327,32 @@ def test_the_last_decision_is_marked(
         assert marked <= lasts(svg), (viewer, lasts(svg))
         assert lasts(svg) <= marked | {f"seat {seat} token {c}" for c in "wugrkypbos"}
         assert lasts(str(render.svg_board(state, viewer))) == set()
+
+
+def replaced(svg: str) -> set[str]:
+    return {
+        g.get("data-pick") or g.get("data-key") or ""
+        for g in ET.fromstring(svg).iter(f"{SVG}g")
+        if "replaced" in (g.get("class") or "").split()
+    }
+
+
+@pytest.mark.parametrize("action", ["reserve 2.3", "buy 1.1"])
+def test_the_card_that_replaced_the_one_taken_is_marked_apart(action: str) -> None:
+    """What the mover took is ``last`` in its own area; the display slot, which now holds
+    the replacement, is ``replaced`` (not ``last``)."""
+    state = splendor.new_game("base", players=2, seed=4)
+    if action.startswith("buy"):
+        while str(state.legal_actions()[0]) != "buy 1.1" and not any(
+            str(a) == "buy 1.1" for a in state.legal_actions()
+        ):
+            state.apply(state.legal_actions()[0])
+    seat = int(state.current_player)
+    state.apply(action)
+    svg = str(render.svg_board(state, seat, last=(seat, action)))
+    slot = action.split()[-1]
+    assert replaced(svg) == {slot}
+    assert slot not in lasts(svg) and f"seat {seat}" in lasts(svg)
 
 
 def test_every_tile_and_token_can_be_marked_last() -> None:

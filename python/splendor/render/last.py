@@ -8,7 +8,8 @@ the SVG board gives its parts:
 * ``seat N token x`` / ``seat N bonus X``: one kind of token or bonus in a seat's panel;
 * ``seat N reserved K``: a card in a seat's reserve (``K`` from 1);
 * ``seat N owns LABEL``: a tile a seat owns (``seat 0 owns noble 4``);
-* a display slot ``2.3`` (the card bought or reserved was there; its replacement is now),
+* ``replaced 2.3``: the display slot the card bought or reserved came from, which now holds
+  the card that replaced it (drawn apart from what the mover gained: class ``replaced``),
   a deck ``deck 1``, a bank token ``token w``, a Duel cell ``cell a1``, the Duel bag
   ``bag w``, the Duel token board ``grid``, a tile still to be claimed ``noble 4``.
 
@@ -45,7 +46,7 @@ def last_marks(board: Board, seat: int, action: str) -> frozenset[str]:
     reserved = next((s.reserved for s in board.seats if s.index == seat), ())
     newest = f"{me} reserved {len(reserved)}" if reserved else None
     if m := _SLOT.match(text):
-        out.add(f"{m[1]}.{m[2]}")
+        out.add(f"replaced {m[1]}.{m[2]}")
         if text.startswith("reserve") and newest:
             out.add(newest)
     elif m := _DECK.match(text):

@@ -154,6 +154,7 @@ _STYLE = (
     ".legal>rect:first-of-type{stroke:#e0a800;stroke-width:3}"
     ".last>rect:first-of-type{stroke:#ff6a00;stroke-width:3}"
     ".last>use{filter:drop-shadow(0 0 3px #ff6a00)}"
+    ".replaced>rect:first-of-type{stroke:#2b6cb0;stroke-width:3;stroke-dasharray:6 4}"
 )
 
 
@@ -692,7 +693,8 @@ _ATTR = re.compile(r' (data-key|data-pick|class)="([^"]*)"')
 
 def _classify(svg: str, legal: frozenset[str], marks: frozenset[str]) -> str:
     """``svg`` with ``legal`` added to the class of every group whose pick is in ``legal``,
-    and ``last`` to every group whose key or pick is in ``marks``."""
+    ``last`` to every group whose key or pick is in ``marks``, and ``replaced`` to a display
+    slot marked ``replaced SLOT`` (the new card where the one taken was)."""
     if not legal and not marks:
         return svg
 
@@ -705,6 +707,8 @@ def _classify(svg: str, legal: frozenset[str], marks: frozenset[str]) -> str:
             classes.append("legal")
         if keys & marks:
             classes.append("last")
+        if {f"replaced {k}" for k in keys} & marks:
+            classes.append("replaced")
         if classes == attrs.get("class", "").split():
             return m[0]
         cls = f' class="{" ".join(classes)}"'
