@@ -418,10 +418,11 @@ def boards_around(state: Any, seat: int, text: str) -> tuple[Any, Any | None]:
 
 def said(before: tuple[Any, Any | None], after: Any, seat: int, text: str) -> tuple[str, str]:
     """What ``seat``'s decision ``text`` did: in the words of its mover and of everyone else."""
-    own = describe(before[0], render.board_of(after, seat), seat, text)
+    # Interned: the same words (a take, a return) recur across decisions and games.
+    own = sys.intern(describe(before[0], render.board_of(after, seat), seat, text))
     if before[1] is None:
         return own, own
-    public = describe(before[1], render.board_of(after, render.PUBLIC), seat, text)
+    public = sys.intern(describe(before[1], render.board_of(after, render.PUBLIC), seat, text))
     return own, public
 
 
