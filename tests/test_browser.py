@@ -485,7 +485,7 @@ def test_a_click_on_a_card_shows_it_and_asks(server: str, browser: WebDriver) ->
     click_choice(browser, "reserve 3.1")
     WebDriverWait(browser, 30).until(lambda d: step_count(d) > before)
     assert not message_is_error(browser)
-    assert browser.execute_script("return game.log[0].action") == "reserve 3.1"
+    assert browser.execute_script("return splendor.game.log[0].action") == "reserve 3.1"
 
 
 def test_save_and_load(server: str, browser: WebDriver, tmp_path: Path) -> None:
@@ -543,7 +543,7 @@ def test_two_browsers_and_the_ai_play_a_whole_three_player_game(
     WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"))
     assert browser.find_element(By.ID, "turn").text.startswith("Watching.")
     assert not legal_texts(browser)
-    snap = browser.execute_script("return game")
+    snap = browser.execute_script("return splendor.game")
     assert snap["seat"] is None and snap["legal"] == [] and snap["view"]["decks"] is None
     assert snap["view"]["viewer"] is None
     spectator: list[str] = [
@@ -764,7 +764,7 @@ def test_keyboard_play(server: str, browser: WebDriver) -> None:
     press(browser, str(number))
     WebDriverWait(browser, 30).until(lambda d: step_count(d) > before)
     assert not message_is_error(browser), message(browser)
-    assert browser.execute_script("return game.log[0].action") == take
+    assert browser.execute_script("return splendor.game.log[0].action") == take
 
 
 # ---- screenshots --------------------------------------------------------------------------------

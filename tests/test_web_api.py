@@ -715,7 +715,7 @@ def test_the_boards_name_every_ai_seat(client: TestClient) -> None:
 
 def test_the_page_has_a_favicon_served_by_the_package(client: TestClient) -> None:
 
-    assert 'rel="icon" href="/static/favicon.svg"' in client.get("/").text
+    assert 'rel="icon" href="static/favicon.svg"' in client.get("/").text
     for path in ("/static/favicon.svg", "/favicon.ico"):
         r = client.get(path)
         assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")

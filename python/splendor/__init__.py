@@ -51,6 +51,7 @@ from splendor.errors import (
 )
 from splendor.nets import match
 from splendor.protocol import GameState
+from splendor.variants import VariantInfo, Verbs, variant_info
 from splendor.view import from_view
 
 #: The package version, from the extension (Cargo.toml's ``version``, the one place it is
@@ -81,7 +82,9 @@ __all__ = [
     "RandomBot",
     "SearchResult",
     "SplendorError",
+    "VariantInfo",
     "VectorEnv",
+    "Verbs",
     "__version__",
     "errors",
     "from_json",
@@ -93,6 +96,7 @@ __all__ = [
     "random_games",
     "random_playout",
     "search",
+    "variant_info",
 ]
 
 

@@ -45,7 +45,6 @@ Bot = _core.RandomBot | _core.GreedyBot | _core.MctsBot
 
 _CARD_LABEL = re.compile(r"^[1-3]\.[1-5]$")
 _RESERVE_LABEL = re.compile(r"^r([1-3])$", re.IGNORECASE)
-_BUY_WORD = {"base": "buy", "duel": "buy", "marvel": "recruit"}
 
 
 def read_game(path: str) -> Any:
@@ -79,7 +78,8 @@ def not_an_action(line: str, variant: str) -> str | None:
             f"a bare number is not an action: type '#{line}' for action id {line},"
             " or an action's text"
         )
-    buy = _BUY_WORD.get(variant, "buy")
+    known = splendor.variant_info().get(variant)
+    buy = known.verbs.buy if known else "buy"
     if _CARD_LABEL.match(line):
         return f"{line} names a card: type '{buy} {line}' or 'reserve {line}'"
     m = _RESERVE_LABEL.match(line)

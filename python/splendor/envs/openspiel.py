@@ -48,24 +48,23 @@ GAMES = {
     "python_splendor_duel": "duel",
     "python_splendor_marvel": "marvel",
 }
-_LONG_NAMES = {"base": "Splendor", "duel": "Splendor Duel", "marvel": "Splendor: Marvel"}
-_MAX_PLAYERS = {"base": 4, "duel": 2, "marvel": 4}
 #: Decisions per player per round never exceed this (a turn is a main action
 #: plus payment, token-return, noble/location/royal choices and Duel's extra turns).
 _DECISIONS_PER_TURN_BOUND = 16
 
 
 def _game_type(short_name: str, variant: str) -> Any:
+    info = splendor.variant_info()[variant]
     return pyspiel.GameType(
         short_name=short_name,
-        long_name=f"Python {_LONG_NAMES[variant]}",
+        long_name=f"Python {info.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=_MAX_PLAYERS[variant],
-        min_num_players=2,
+        max_num_players=max(info.players),
+        min_num_players=min(info.players),
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,

@@ -28,6 +28,7 @@ from splendor.render.model import (
     TokenKind,
 )
 from splendor.render.public import is_public
+from splendor.variants import variant_info
 
 TOKEN_LIMIT = 10
 LINE_WIDTH = 100
@@ -228,7 +229,7 @@ def _build_base(obj: Mapping[str, Any], result: Result | None) -> Board:
     return _board(
         obj,
         result,
-        title="Splendor",
+        title=variant_info()["base"].title,
         rounds=True,
         task=_base_task(obj["phase"], pending, mover, "buy", "gold", "noble to visit you"),
         goal="15 points ends the game at the end of that round; most points wins, "
@@ -325,7 +326,7 @@ def _build_duel(obj: Mapping[str, Any], result: Result | None) -> Board:
     return _board(
         obj,
         result,
-        title="Splendor Duel",
+        title=variant_info()["duel"].title,
         rounds=False,
         task=_duel_task(obj, pending, mover),
         goal="win at the end of your turn with 20 points, 10 crowns or 10 points in one colour",
@@ -445,9 +446,11 @@ def _build_marvel(obj: Mapping[str, Any], result: Result | None) -> Board:
     return _board(
         obj,
         result,
-        title="Splendor: Marvel",
+        title=variant_info()["marvel"].title,
         rounds=True,
-        task=_base_task(obj["phase"], pending, mover, "recruit", "grey", "location"),
+        task=_base_task(
+            obj["phase"], pending, mover, variant_info()["marvel"].verbs.buy, "grey", "location"
+        ),
         goal="16 points, a card of each colour and the green token end the game at the end"
         " of that round; most points wins",
         kinds=tables.MARVEL_KINDS,

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from splendor import render
-from splendor.web.games import Game, picks_of
+from splendor.web.games import Game
+from splendor.web.picks import picks_of
 
 
 def public(game: Game, viewer: int | None) -> bool:
@@ -36,7 +37,7 @@ def board_svg(game: Game, state: Any, viewer: int | None, *, step: int | None = 
     current position, with its legal places outlined), the decision that led there marked."""
     legal: list[str] = []
     if step is None and viewer is not None and game.current == viewer:
-        legal = picks_of([str(a) for a in state.legal_actions()])
+        legal = picks_of(str(state.variant), [str(a) for a in state.legal_actions()])
     return str(
         render.svg_board(
             state,

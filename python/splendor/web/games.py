@@ -25,7 +25,8 @@ from splendor.render.describe import describe
 from splendor.web.models import Considered, LogEntry, ResultModel, Standing
 from splendor.web.store import DecisionRow, GameRow, Position
 
-PLAYERS = {"base": [2, 3, 4], "duel": [2], "marvel": [2, 3, 4]}
+PLAYERS = {name: list(v.players) for name, v in splendor.variant_info().items()}
+"""The player counts of each variant (from :func:`splendor.variant_info`)."""
 
 
 class SeatError(ValueError):
@@ -466,19 +467,6 @@ def check_turn(game: Game, seat: int) -> None:
         raise GameOver("the game is over: no move, hint or undo can be made")
     if game.current != seat:
         raise SeatError(f"it is seat {game.current}'s decision, not seat {seat}'s")
-
-
-def picks_of(texts: list[str]) -> list[str]:
-    """The board places (``data-pick`` values) that some legal action names."""
-    picks: set[str] = set()
-    for t in texts:
-        words = t.split()
-        if len(words) >= 2 and words[0] in ("buy", "recruit", "reserve"):
-            rest = " ".join(words[1:])
-            picks.add(rest)
-        elif words and words[0] in ("noble", "royal", "location"):
-            picks.add(t)
-    return sorted(picks)
 
 
 class Dealer:

@@ -172,6 +172,13 @@ class LastMove(BaseModel):
 class LegalAction(BaseModel):
     id: int
     text: str
+    picks: list[str] = Field(
+        description="The board places (the SVG's `data-pick` values) that choose this action:"
+        ' `["2.3"]` for a buy or a reserve of that card, `["deck 1"]`, `["noble 2"]`;'
+        " one `token X` per token of a take (`take wwu`: `token w` twice) in base and Marvel,"
+        " one `cell C` per board cell in Duel; none for a choice that is no place of the board"
+        " (a payment, a return, a pass)"
+    )
 
 
 class LogEntry(BaseModel):
@@ -266,9 +273,19 @@ class Limits(BaseModel):
     max_tables_per_minute: int = Field(description="Tables one client may make in a minute")
 
 
+class Verbs(BaseModel):
+    buy: str = Field(description="The first word of a buy (`buy`; Marvel: `recruit`)")
+    reserve: str
+    take: str
+
+
 class VariantInfo(BaseModel):
-    name: str
-    players: list[int]
+    """One game of the family, as `splendor.variant_info()` states it."""
+
+    name: str = Field(description="The variant's name in requests (`base`, `duel`, `marvel`)")
+    title: str = Field(description="The game's title (`Splendor Duel`)")
+    players: list[int] = Field(description="The player counts a table may have")
+    verbs: Verbs
 
 
 class ServerInfo(BaseModel):

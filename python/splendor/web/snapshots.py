@@ -8,6 +8,7 @@ import json
 from splendor.web import models as m
 from splendor.web.boards import board_svg, board_text, view_json
 from splendor.web.games import Game
+from splendor.web.picks import action_picks
 from splendor.web.tables import NewTokens
 
 
@@ -37,7 +38,11 @@ def snapshot(game: Game, viewer: int | None) -> m.GameSnapshot:
     state = game.state
     legal = []
     if viewer is not None and game.current == viewer:
-        legal = [m.LegalAction(id=int(a), text=str(a)) for a in state.legal_actions()]
+        variant = str(state.variant)
+        legal = [
+            m.LegalAction(id=int(a), text=str(a), picks=action_picks(variant, str(a)))
+            for a in state.legal_actions()
+        ]
     last = None
     if game.steps:
         i = game.steps - 1

@@ -1,4 +1,4 @@
-"""The page: its HTML and its static files."""
+"""The page: its HTML and its static files (an explicit list: nothing else is served)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,15 @@ from fastapi.responses import HTMLResponse, Response
 from splendor.web.errors import ApiError
 
 STATIC = files("splendor.web") / "static"
+_JS_MODULES = ("api", "board", "live", "main", "moves", "panels", "picks", "setup", "state")
+"""The page's ES modules, under ``static/js/`` (main.js imports the others)."""
 STATIC_FILES = {
-    "app.js": "text/javascript",
     "style.css": "text/css",
     "favicon.svg": "image/svg+xml",
+    **{f"js/{name}.js": "text/javascript" for name in _JS_MODULES},
 }
+"""Every static file the server serves, by its path under ``static/``, with its type
+(browsers run a module only when it comes as JavaScript)."""
 
 router = APIRouter(include_in_schema=False)
 
@@ -30,8 +34,9 @@ async def favicon() -> Response:
     return await static("favicon.svg")
 
 
-@router.get("/static/{name}")
+@router.get("/static/{name:path}")
 async def static(name: str) -> Response:
     if name not in STATIC_FILES:
         raise ApiError(404, "not_found", f"no static file {name!r}")
-    return Response((STATIC / name).read_text(encoding="utf-8"), media_type=STATIC_FILES[name])
+    resource = STATIC.joinpath(*name.split("/"))
+    return Response(resource.read_text(encoding="utf-8"), media_type=STATIC_FILES[name])

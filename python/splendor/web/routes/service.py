@@ -12,7 +12,7 @@ from splendor.errors import ConfigError, InvalidStateError
 from splendor.web import models as m
 from splendor.web.access import Client, ServerDep
 from splendor.web.ai import choose, plan_move
-from splendor.web.games import PLAYERS, SeatError
+from splendor.web.games import SeatError
 
 router = APIRouter(prefix="/api/v1", tags=["service"])
 
@@ -34,11 +34,20 @@ def load_view(view: dict[str, Any], seed: int) -> Any:
 
 @router.get("", response_model=m.ServerInfo)
 async def info(request: Request) -> m.ServerInfo:
-    """Variants, player counts and this server's limits."""
+    """The variants (title, player counts, verbs: `splendor.variant_info()`) and this
+    server's limits."""
     limits = request.app.state.limits
     return m.ServerInfo(
         version=splendor.__version__,
-        variants=[m.VariantInfo(name=v, players=p) for v, p in PLAYERS.items()],
+        variants=[
+            m.VariantInfo(
+                name=v.name,
+                title=v.title,
+                players=list(v.players),
+                verbs=m.Verbs(buy=v.verbs.buy, reserve=v.verbs.reserve, take=v.verbs.take),
+            )
+            for v in splendor.variant_info().values()
+        ],
         limits=m.Limits(**limits.__dict__),
     )
 

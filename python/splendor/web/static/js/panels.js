@@ -1,0 +1,233 @@
+// Everything around the board: the message line, the turn and connection lines, the choice
+// buttons, the legal moves, the log, the AI's move and the result. A snapshot is drawn here.
+//
+// Buttons that play carry what they play (data-action: an action id; data-try: a text the
+// server is asked about, to explain why not); main.js plays them on a click.
+import { clearRings, drawBoard, drawSelection, findPick, focusedPlace } from "./board.js";
+import { $, mySeat, pct, roleOf, state, variantOf, who } from "./state.js";
+
+export function say(text, kind = "") {
+  $("message").textContent = text;
+  $("message").className = kind;
+}
+
+export function setConn(text, kind = "") {
+  $("conn").textContent = text;
+  $("conn").className = kind;
+}
+
+// A snapshot is drawn when it is newer than the one shown (answers can cross on the way).
+export function accept(snapshot) {
+  const game = state.game;
+  if (game && snapshot.game_id === game.game_id && (snapshot.version ?? 0) <= (game.version ?? 0)) return false;
+  const first = game === null;
+  show(snapshot);
+  announce(first);
+  return true;
+}
+
+function show(snapshot) {
+  const focused = focusedPlace();
+  const refocus = focused ? focused.dataset.pick : null;
+  state.game = snapshot;
+  state.picked = [];
+  state.replayStep = null;
+  drawBoard(snapshot.svg);
+  if (refocus) {
+    const back = findPick(refocus);
+    if (back) back.focus();
+  }
+  $("text").textContent = snapshot.text;
+  const seat = mySeat();
+  const humans = (snapshot.seats || []).filter((s) => s.role === "human").length;
+  $("undo").hidden = seat === null;
+  $("hint").hidden = seat === null;
+  $("undo").disabled = !snapshot.can_undo;
+  $("hint").disabled = snapshot.legal.length === 0;
+  $("save").hidden = !(snapshot.result || (seat !== null && humans <= 1));
+  $("where").textContent = `${variantOf(snapshot.variant).title}, ${snapshot.players} seats · ${seat === null ? "watching" : `you are seat ${seat}`}`;
+  $("where").title = `table ${snapshot.game_id}`;
+  const yours = !snapshot.result && seat !== null && snapshot.current === seat;
+  document.title = `${yours ? "● your turn · " : ""}splendor: ${seat === null ? "watching" : `seat ${seat}`}`;
+  drawTurn();
+  drawChoices();
+  drawLegal();
+  drawLog();
+  drawAi();
+  drawResult();
+  drawSelection();
+}
+
+function drawTurn() {
+  const game = state.game;
+  const turn = $("turn");
+  const seat = mySeat();
+  let text;
+  let kind;
+  if (game.result) {
+    text = "Game over.";
+    kind = "over";
+  } else if (game.current === seat && seat !== null) {
+    text = "Your turn.";
+    kind = "you";
+  } else if (game.thinking || roleOf(game.current) === "ai") {
+    text = `The AI (seat ${game.current}) is thinking…`;
+    kind = "thinking";
+  } else {
+    text = `Seat ${game.current} (human) to play.`;
+    kind = "other";
+  }
+  if (seat === null) text = `Watching. ${text}`;
+  turn.textContent = text;
+  turn.dataset.state = kind;
+  turn.className = kind;
+}
+
+// After a change made by someone else (the AI, another person), say what it was.
+function announce(first) {
+  const game = state.game;
+  const last = game.last || null;
+  const index = last ? last.index : (game.log.length ? game.log[game.log.length - 1].index : null);
+  if (first) {
+    state.lastSeen = index;
+    if (!game.result) {
+      say(game.legal.length ? "Your turn: click the board (or use the keyboard)."
+        : mySeat() === null ? "You are watching: the board shows what every player sees." : "");
+    }
+    else say($("result").textContent);
+    return;
+  }
+  if (index === state.lastSeen) return;
+  state.lastSeen = index;
+  if (game.result) {
+    say($("result").textContent);
+    return;
+  }
+  const entry = last || game.log[game.log.length - 1];
+  if (entry && entry.seat !== mySeat()) say(`${who(entry.seat)} played ${entry.action}.`);
+}
+
+function drawLegal() {
+  const box = $("legal");
+  box.innerHTML = "";
+  for (const a of state.game.legal) box.append(actionButton(a));
+}
+
+function actionButton(a) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = a.text;
+  button.dataset.action = String(a.id);
+  return button;
+}
+
+// A button that sends `text` as typed: the server plays it, or says why not.
+export function tryButton(label, text) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = label;
+  button.dataset.try = text;
+  $("choices").append(button);
+  numberChoices();
+}
+
+// The small choices the rules ask for (payment, returns, nobles ...) are listed as buttons;
+// in the main phase the board is the way to choose. The buttons are numbered for the keys.
+export function drawChoices(candidates) {
+  const game = state.game;
+  const box = $("choices");
+  box.innerHTML = "";
+  $("inspect").hidden = true;
+  document.querySelectorAll("#board .inspected").forEach((g) => g.classList.remove("inspected"));
+  clearRings("inspect-ring");
+  const phase = game.view && game.view.phase ? game.view.phase : "main";
+  let list = candidates;
+  if (!list) list = phase === "main" ? [] : game.legal;
+  $("choices-title").textContent = candidates
+    ? "Which one?"
+    : game.result ? "Game over" : !game.legal.length ? "Waiting" : phase === "main" ? "Your choices" : `Choose (${phase})`;
+  for (const a of list) box.append(actionButton(a));
+  if (!candidates && !list.length && game.legal.length) {
+    const p = document.createElement("p");
+    p.textContent = "Click a card or a deck to see what you can do with it, or tokens to take them.";
+    box.append(p);
+  }
+  // Main-phase moves that are no place of the board (Duel: replenish, pass).
+  if (!candidates && phase === "main") {
+    for (const a of game.legal) if (!a.picks.length) box.append(actionButton(a));
+  }
+  numberChoices();
+}
+
+export function numberChoices() {
+  [...$("choices").querySelectorAll("button")].forEach((b, i) => {
+    if (i < 9) b.dataset.key = String(i + 1);
+    else delete b.dataset.key;
+  });
+}
+
+function drawLog() {
+  const game = state.game;
+  const list = $("log");
+  list.innerHTML = "";
+  for (const e of game.log) {
+    const item = document.createElement("li");
+    const estimate = e.win_estimate === null || e.win_estimate === undefined ? "" : ` (win ${pct(e.win_estimate)})`;
+    item.textContent = `${who(e.seat)}: ${e.action}${estimate}`;
+    if (game.last && e.index === game.last.index) item.className = "last";
+    list.append(item);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+function drawResult() {
+  const game = state.game;
+  const box = $("result");
+  if (!game.result) {
+    box.hidden = true;
+    $("replay").hidden = true;
+    return;
+  }
+  const r = game.result;
+  const names = r.winners.map(who);
+  box.textContent = r.winners.length
+    ? `Game over (${r.reason}): ${names.join(" and ")} ${r.winners.length > 1 ? "share the win" : "wins"}.`
+    : `Game over (${r.reason}): no winner.`;
+  box.hidden = false;
+  const slider = $("replay-step");
+  slider.max = String(game.step);
+  slider.value = String(game.step);
+  $("replay-label").textContent = `move ${game.step} of ${game.step}`;
+  $("replay").hidden = false;
+}
+
+export function moveTable(move, title) {
+  const box = $("ai-move");
+  box.innerHTML = "";
+  const head = document.createElement("p");
+  const estimate = move.win_estimate === null || move.win_estimate === undefined ? "" : `, win estimate ${pct(move.win_estimate)}`;
+  const detail = move.bot ? ` (${move.bot}, ${move.elapsed.toFixed(2)} s` + (move.iterations ? `, ${move.iterations} iterations)` : ")") : "";
+  head.textContent = `${title}: ${move.action}${estimate}${detail}`;
+  box.append(head);
+  if (move.considered && move.considered.length) {
+    const tableEl = document.createElement("table");
+    tableEl.innerHTML = "<tr><th>move considered</th><th>visits</th><th>win</th></tr>";
+    for (const c of move.considered) {
+      const row = tableEl.insertRow();
+      row.insertCell().textContent = c.text;
+      row.insertCell().textContent = String(c.visits);
+      row.insertCell().textContent = pct(c.value);
+    }
+    box.append(tableEl);
+  }
+}
+
+// The AI's latest move, from the log (the server plays the AI seats by itself).
+function drawAi() {
+  const entry = [...state.game.log].reverse().find((e) => e.by_ai);
+  if (!entry) {
+    $("ai-move").textContent = "No AI move yet.";
+    return;
+  }
+  moveTable(entry, `The AI (seat ${entry.seat}) played`);
+}
