@@ -784,6 +784,19 @@ class SearchResult:
     def nodes(self) -> int:
         """Tree nodes over all threads."""
 
+    @property
+    def lines(self) -> dict[Action, list[tuple[int, Action]]]:
+        """The expected line of each legal action, as ``(seat, action)`` pairs: the
+        action by the player to move, then the most visited reply in the search tree,
+        its most visited reply, and so on (at most 8 decisions; with several threads,
+        the line of the tree that visited the action most). The tree holds only what
+        the player to move could see, so the line does too; a later action may name a
+        card slot whose card the player cannot know yet."""
+
+    @property
+    def principal_variation(self) -> list[tuple[int, Action]]:
+        """The expected line of the chosen action (``lines[action]``)."""
+
     __hash__: None  # type: ignore[assignment]
     def __eq__(self, value: object, /) -> bool: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
@@ -801,15 +814,22 @@ def search(
     prior_temperature: float | None = 0.02,
     network: Network | str | os.PathLike[str] | None = None,
     leaf_batch: int = 1,
+    root_action: Action | int | str | None = None,
 ) -> SearchResult:
     """Searches ``state`` for the player to move, with the GIL released.
 
     Reproducible for a fixed seed, thread count and iteration budget. The
-    arguments are those of :class:`MctsBot`. Ctrl-C stops the search (in every
-    thread) and raises ``KeyboardInterrupt`` within a fraction of a second.
+    arguments are those of :class:`MctsBot`, and ``root_action`` (an action
+    legal in ``state``, its id or its text): search only that move at the
+    root, so that its value gets the whole budget (a game review's estimate of
+    a move played that the full search hardly tried). Ctrl-C stops the search
+    (in every thread) and raises ``KeyboardInterrupt`` within a fraction of a
+    second.
 
     Raises:
         ConfigError: Bad arguments or a finished game.
+        InvalidActionError: ``root_action`` is not an action of this variant.
+        IllegalActionError: ``root_action`` is not legal in ``state``.
         NetworkError: A bad network file, or a network for another variant or
             player count.
         InvalidStateError: ``state`` is not a state of this engine.

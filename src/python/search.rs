@@ -15,7 +15,7 @@ use super::network::PyNetwork;
 use super::pickle::{self, count, real};
 use super::state::Seed;
 use super::{errors, interrupt};
-use crate::game::{Action, Game};
+use crate::game::{Action, Game, Player};
 use crate::search::mcts::{ActionStats, MAX_LEAF_BATCH};
 use crate::search::{SearchConfig, SearchResult, Selection};
 use pyo3::prelude::*;
@@ -160,6 +160,10 @@ impl PySearchResult {
             id: a.0,
         }
     }
+
+    fn line(&self, line: &[(Player, Action)]) -> Vec<(u8, PyAction)> {
+        line.iter().map(|&(p, a)| (p, self.action_of(a))).collect()
+    }
 }
 
 #[pymethods]
@@ -210,6 +214,24 @@ impl PySearchResult {
         self.result.nodes
     }
 
+    /// The expected line of each legal action: the action by the player to
+    /// move, then the most visited reply, and so on, as `(seat, action)`
+    /// pairs (at most 8 decisions).
+    #[getter]
+    fn lines<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (s, line) in self.result.stats.iter().zip(&self.result.lines) {
+            d.set_item(self.action_of(s.action), self.line(line))?;
+        }
+        Ok(d)
+    }
+
+    /// The expected line of the chosen action (`lines[action]`).
+    #[getter]
+    fn principal_variation(&self) -> Vec<(u8, PyAction)> {
+        self.line(self.result.principal_variation())
+    }
+
     #[classattr]
     const __hash__: Option<Py<PyAny>> = None;
 
@@ -228,7 +250,19 @@ impl PySearchResult {
             .iter()
             .map(|s| (s.action.0, s.visits, s.value))
             .collect();
-        let payload = (me.info.name, r.action.0, stats, r.iterations, r.nodes);
+        let lines: Vec<Vec<(Player, u16)>> = r
+            .lines
+            .iter()
+            .map(|l| l.iter().map(|&(p, a)| (p, a.0)).collect())
+            .collect();
+        let payload = (
+            me.info.name,
+            r.action.0,
+            stats,
+            r.iterations,
+            r.nodes,
+            lines,
+        );
         pickle::reduce(slf.py(), "_restore_search_result", payload)
     }
 
@@ -246,7 +280,7 @@ impl PySearchResult {
 #[pyfunction]
 fn _restore_search_result(payload: &Bound<'_, PyAny>) -> PyResult<PySearchResult> {
     const WHAT: &str = "SearchResult";
-    let [variant, action, stats, iterations, nodes] = pickle::tuple(payload, WHAT)?;
+    let [variant, action, stats, iterations, nodes, lines] = pickle::tuple(payload, WHAT)?;
     let info = super::variant_info(args::text(&variant, "variant", errors::invalid_state)?)
         .ok_or_else(|| pickle::bad_pickle(WHAT, "unknown variant"))?;
     let max_id = info.num_actions as i128 - 1;
@@ -264,6 +298,19 @@ fn _restore_search_result(payload: &Bound<'_, PyAny>) -> PyResult<PySearchResult
             value: real(&value, "value")?,
         });
     }
+    let mut read_lines = Vec::new();
+    for l in pickle::items(&lines, WHAT)? {
+        let mut line = Vec::new();
+        for step in pickle::items(&l, WHAT)? {
+            let [p, a] = pickle::tuple(&step, WHAT)?;
+            let p = args::int_between(&p, "seat", 0, 3, errors::invalid_state)? as Player;
+            line.push((p, id(&a)?));
+        }
+        read_lines.push(line);
+    }
+    if read_lines.len() != list.len() {
+        return Err(pickle::bad_pickle(WHAT, "one line per action"));
+    }
     Ok(PySearchResult {
         info,
         result: SearchResult {
@@ -271,19 +318,25 @@ fn _restore_search_result(payload: &Bound<'_, PyAny>) -> PyResult<PySearchResult
             stats: list,
             iterations: count(&iterations, "iterations")?,
             nodes: count(&nodes, "nodes")?,
+            lines: read_lines,
         },
     })
 }
 
-struct SearchFn<'py> {
+struct SearchFn<'a, 'py> {
     cfg: SearchConfig,
     py: Python<'py>,
+    /// The one root action to search (`root_action`), read for the variant.
+    root_action: Option<&'a Bound<'py, PyAny>>,
 }
 
-impl StateFn for SearchFn<'_> {
+impl StateFn for SearchFn<'_, '_> {
     type Out = PyResult<PySearchResult>;
     fn call<G: Game>(self, g: G) -> PyResult<PySearchResult> {
-        let cfg = self.cfg;
+        let mut cfg = self.cfg;
+        if let Some(a) = self.root_action.filter(|a| !a.is_none()) {
+            cfg.root_action = Some(super::action::resolve::<G>(a)?);
+        }
         let result = interrupt::run(self.py, move |cancel| {
             crate::search::search_cancellable(&g, &cfg, cancel)
         })?;
@@ -297,17 +350,22 @@ impl StateFn for SearchFn<'_> {
 /// Searches `state` for the player to move, with the GIL released.
 ///
 /// Reproducible for a fixed seed, thread count and iteration budget. The
-/// arguments are those of `MctsBot`. Ctrl-C stops the search (in every
+/// arguments are those of `MctsBot`, and `root_action` (an action legal in
+/// `state`, its id or text): search only that move at the root, so that its
+/// value gets the whole budget (a game review's estimate of a move played
+/// that the full search hardly tried). Ctrl-C stops the search (in every
 /// thread) and raises KeyboardInterrupt within a fraction of a second.
 ///
 /// Raises:
 ///     ConfigError: Bad arguments or a finished game.
+///     InvalidActionError: `root_action` is not an action of this variant.
+///     IllegalActionError: `root_action` is not legal in `state`.
 ///     InvalidStateError: `state` is not a state of this engine.
 ///     KeyboardInterrupt: Ctrl-C during the search.
 #[pyfunction]
-#[pyo3(signature = (state, *, iterations=Arg(None), time_limit=Arg(None), threads=Arg(None), seed=Seed(0), max_nodes=Arg(None), rollout_depth=Arg(None), exploration=Arg(None), prior_temperature=Arg(None), network=None, leaf_batch=Arg(None)))]
+#[pyo3(signature = (state, *, iterations=Arg(None), time_limit=Arg(None), threads=Arg(None), seed=Seed(0), max_nodes=Arg(None), rollout_depth=Arg(None), exploration=Arg(None), prior_temperature=Arg(None), network=None, leaf_batch=Arg(None), root_action=None))]
 #[pyo3(
-    text_signature = "(state, *, iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1)"
+    text_signature = "(state, *, iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, root_action=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn search(
@@ -323,6 +381,7 @@ fn search(
     prior_temperature: Arg<'_>,
     network: Option<&Bound<'_, PyAny>>,
     leaf_batch: Arg<'_>,
+    root_action: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PySearchResult> {
     let cfg = search_config(
         &iterations,
@@ -336,7 +395,14 @@ fn search(
         network,
         &leaf_batch,
     )?;
-    super::with_state(state, SearchFn { cfg, py })?
+    super::with_state(
+        state,
+        SearchFn {
+            cfg,
+            py,
+            root_action,
+        },
+    )?
 }
 
 /// Adds `search` and `SearchResult` to the module (the bots and `match`

@@ -145,6 +145,11 @@ pub struct SearchConfig {
     /// per iteration (the weights are read once per few leaves); the
     /// selections see slightly staler statistics.
     pub leaf_batch: usize,
+    /// Search only this action at the root (it must be legal there): the
+    /// whole budget goes to its subtree, so its value is as well estimated as
+    /// that of a move the search prefers. A game review uses it for a move
+    /// played that the full search hardly visited. `None`: every legal action.
+    pub root_action: Option<Action>,
 }
 
 /// Largest [`SearchConfig::leaf_batch`].
@@ -166,6 +171,7 @@ impl Default for SearchConfig {
             network: None,
             root_noise: None,
             leaf_batch: 1,
+            root_action: None,
         }
     }
 }
@@ -278,7 +284,20 @@ pub struct SearchResult {
     pub iterations: u64,
     /// Nodes in all trees together.
     pub nodes: u64,
+    /// The expected line of each action of `stats` (same order): the action,
+    /// by the player to move, then the most visited child, its most visited
+    /// child and so on, as `(player, action)`, at most [`MAX_LINE`] decisions
+    /// (with several threads: the line of the tree that visited the action
+    /// most). It is read from the tree the mover's determinizations grew, so
+    /// it holds nothing the mover could not see.
+    pub lines: Vec<Line>,
 }
+
+/// An expected line of play: `(player, action)` decisions in order.
+pub type Line = Vec<(Player, Action)>;
+
+/// Most decisions in a [`SearchResult::lines`] entry.
+pub const MAX_LINE: usize = 8;
 
 impl SearchResult {
     /// `(action, visits)` pairs, ascending by id.
@@ -288,6 +307,14 @@ impl SearchResult {
     /// `(action, mean value)` pairs, ascending by id.
     pub fn values(&self) -> Vec<(Action, f64)> {
         self.stats.iter().map(|s| (s.action, s.value)).collect()
+    }
+    /// The principal variation: the expected line of the chosen action
+    /// (see [`lines`](Self::lines)).
+    pub fn principal_variation(&self) -> &[(Player, Action)] {
+        self.stats
+            .iter()
+            .position(|s| s.action == self.action)
+            .map_or(&[], |k| self.lines[k].as_slice())
     }
 }
 
@@ -410,6 +437,31 @@ fn add_children(nodes: &mut Vec<Node>, node: u32, mover: Player, legal: &[Action
 }
 
 impl<G: Game> Tree<G> {
+    /// The most visited line below `node`: its most visited child (ties: the
+    /// first in the list, which is deterministic), that child's, and so on,
+    /// while a child was visited, at most [`MAX_LINE`]` - 1` decisions.
+    fn line_below(&self, mut node: u32) -> Line {
+        let mut line = Vec::new();
+        while line.len() + 1 < MAX_LINE {
+            let (mut best, mut most) = (NONE, 0);
+            let mut c = self.nodes[node as usize].first_child;
+            while c != NONE {
+                let ch = &self.nodes[c as usize];
+                if ch.visits > most {
+                    (best, most) = (c, ch.visits);
+                }
+                c = ch.next_sibling;
+            }
+            if best == NONE {
+                break;
+            }
+            let ch = &self.nodes[best as usize];
+            line.push((ch.player, ch.action));
+            node = best;
+        }
+        line
+    }
+
     fn new(seed: u64, capacity: usize, network: Option<&Network>, leaf_batch: usize) -> Self {
         let mut nodes = Vec::with_capacity(capacity);
         nodes.push(Node::new(Action(0), 0));
@@ -663,8 +715,13 @@ impl<G: Game> Tree<G> {
                 self.expand_all(node, state, mover, temperature);
                 self.add_root_noise(node, cfg, self.legal.len());
             }
+            // At the root, a search of one action (`root_action`) leaves
+            // the others out of the candidates: never tried, never chosen.
+            let only = cfg.root_action.filter(|_| node == 0);
             for a in self.legal.as_slice() {
-                self.untried[a.index() >> 6] |= 1 << (a.index() & 63);
+                if only.is_none_or(|f| f == *a) {
+                    self.untried[a.index() >> 6] |= 1 << (a.index() & 63);
+                }
             }
             // Scan the children: count availability, find the best score
             // among those legal here, and strike them from `untried`.
@@ -710,7 +767,7 @@ impl<G: Game> Tree<G> {
                 }
                 c = ch.next_sibling;
             }
-            let n_untried = self.legal.len() - tried;
+            let n_untried = if only.is_some() { 1 } else { self.legal.len() } - tried;
             let mut expand = None;
             if n_untried > 0 && self.nodes.len() + reserved < cfg.max_nodes {
                 let mut k = self.rng.below(n_untried as u64) as usize;
@@ -1009,7 +1066,9 @@ fn thread_seed(seed: u64, t: usize) -> u64 {
 }
 
 struct TreeOutcome {
-    root: Vec<(Action, u64, f64)>,
+    /// Each root child: its action, visits, value sum and expected line
+    /// below it (see [`Tree::line_below`]).
+    root: Vec<(Action, u64, f64, Line)>,
     iterations: u64,
     nodes: u64,
 }
@@ -1072,7 +1131,7 @@ fn run_tree<G: Game>(
     let mut c = tree.nodes[0].first_child;
     while c != NONE {
         let n = &tree.nodes[c as usize];
-        root.push((n.action, n.visits as u64, n.value));
+        root.push((n.action, n.visits as u64, n.value, tree.line_below(c)));
         c = n.next_sibling;
     }
     TreeOutcome {
@@ -1109,6 +1168,16 @@ pub fn search_cancellable<G: Game>(
             "cannot search a finished game: the state is terminal".into(),
         ));
     };
+    if let Some(a) = cfg.root_action {
+        let mut legal = ActionList::new();
+        state.legal_actions(&mut legal);
+        if !legal.as_slice().contains(&a) {
+            return Err(GameError::IllegalAction(format!(
+                "root_action {} is not legal in this state",
+                G::action_text(a)
+            )));
+        }
+    }
     if let Some(net) = &cfg.network {
         net.check_game::<G>(state.num_players())?;
     }
@@ -1170,15 +1239,21 @@ pub fn search_cancellable<G: Game>(
 fn merge<G: Game>(state: &G, outcomes: Vec<TreeOutcome>) -> Result<SearchResult, GameError> {
     let mut visits = vec![0u64; G::NUM_ACTIONS];
     let mut values = vec![0f64; G::NUM_ACTIONS];
+    // Each action's line: that of the tree that visited it most (the first
+    // such tree on a tie), with those visits.
+    let mut below: Vec<(u64, &[(Player, Action)])> = vec![(0, &[]); G::NUM_ACTIONS];
     let mut iterations = 0;
     let mut nodes = 0;
     for o in &outcomes {
         iterations += o.iterations;
         nodes += o.nodes;
-        for &(a, v, s) in &o.root {
+        for (a, v, s, line) in &o.root {
             if a.index() < G::NUM_ACTIONS {
                 visits[a.index()] += v;
                 values[a.index()] += s;
+                if *v > below[a.index()].0 {
+                    below[a.index()] = (*v, line);
+                }
             }
         }
     }
@@ -1214,10 +1289,20 @@ fn merge<G: Game>(state: &G, outcomes: Vec<TreeOutcome>) -> Result<SearchResult,
             best = *s;
         }
     }
+    let mover = state.current_player().unwrap_or(0);
+    let lines = stats
+        .iter()
+        .map(|s| {
+            let mut line = vec![(mover, s.action)];
+            line.extend_from_slice(below[s.action.index()].1);
+            line
+        })
+        .collect();
     Ok(SearchResult {
         action: best.action,
         stats,
         iterations,
         nodes,
+        lines,
     })
 }
