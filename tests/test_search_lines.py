@@ -57,7 +57,7 @@ def test_a_bad_root_action_is_a_typed_error() -> None:
     with pytest.raises(splendor.InvalidActionError):
         splendor.search(state, iterations=10, root_action="fly away")
     with pytest.raises(splendor.InvalidActionError):
-        splendor.search(state, iterations=10, root_action=1.5)
+        splendor.search(state, iterations=10, root_action=1.5)  # type: ignore[arg-type]
     duel = splendor.new_game("duel", seed=1)
     with pytest.raises(splendor.InvalidActionError):
         splendor.search(state, iterations=10, root_action=duel.legal_actions()[0])

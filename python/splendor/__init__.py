@@ -42,6 +42,7 @@ from splendor.envs.spec import ObservationSpec, observation_spec
 from splendor.errors import (
     CardDataError,
     ConfigError,
+    GameNotOverError,
     IllegalActionError,
     InvalidActionError,
     InvalidStateError,
@@ -51,6 +52,7 @@ from splendor.errors import (
 )
 from splendor.nets import match
 from splendor.protocol import GameState
+from splendor.review import Review, review
 from splendor.variants import VariantInfo, Verbs, variant_info
 from splendor.view import from_view
 
@@ -66,6 +68,7 @@ __all__ = [
     "CardDataError",
     "ConfigError",
     "DuelState",
+    "GameNotOverError",
     "GameState",
     "GreedyBot",
     "IllegalActionError",
@@ -80,6 +83,7 @@ __all__ = [
     "ObservationSpec",
     "Outcome",
     "RandomBot",
+    "Review",
     "SearchResult",
     "SplendorError",
     "VariantInfo",
@@ -95,6 +99,7 @@ __all__ = [
     "parse_bot_spec",
     "random_games",
     "random_playout",
+    "review",
     "search",
     "variant_info",
 ]

@@ -42,6 +42,10 @@ class NetworkError(SplendorError, ValueError):
     """A bad network file, or a network that does not fit the game it is asked to play."""
 
 
+class GameNotOverError(SplendorError, ValueError):
+    """A call that needs a finished game (a review) was given one still being played."""
+
+
 class MatchInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped :func:`splendor.match`; ``result`` holds the games finished so far.
 
@@ -57,6 +61,7 @@ class MatchInterrupted(KeyboardInterrupt):
 __all__ = [
     "CardDataError",
     "ConfigError",
+    "GameNotOverError",
     "IllegalActionError",
     "InvalidActionError",
     "InvalidStateError",
