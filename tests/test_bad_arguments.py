@@ -169,6 +169,7 @@ def _by_name(name: str, variant: str, owner: str) -> Any:
         "prior_temperature": 0.02,
         "network": None,
         "leaf_batch": 1,
+        "root_action": None,
         "path": _network_path(variant) if name == "path" else None,
         "data": _network_bytes(variant) if name == "data" else None,
         "observation": state.observation(0),

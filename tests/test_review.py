@@ -175,7 +175,7 @@ def test_bad_input_is_a_typed_error(tmp_path: Path) -> None:
     for error, game, options in cases:
         with pytest.raises(error):
             splendor.review(game, **{"bot": "mcts:4", **options})
-    with pytest.raises(OSError, match="cannot read"):
+    with pytest.raises(splendor.ConfigError, match="cannot read"):
         splendor.review(tmp_path / "missing.json", "mcts:4")
     (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00")
     with pytest.raises(splendor.ConfigError, match="UTF-8"):

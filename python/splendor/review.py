@@ -169,7 +169,7 @@ class SeatReview:
     decisions: int
     average_loss: float
     accuracy: float
-    """From 0 to 100 (:func:`accuracy_of`)."""
+    """Between 0 and 100 (:func:`accuracy_of`)."""
     grades: dict[str, int]
     """How many decisions got each grade (every grade of :data:`GRADES` is a key)."""
     worst: tuple[int, ...]
@@ -311,8 +311,10 @@ def _read_record(game: str | os.PathLike[str] | Mapping[str, Any]) -> Mapping[st
             text = Path(game).read_text(encoding="utf-8")
         except UnicodeDecodeError:
             raise ConfigError(f"cannot review {where}: not a saved game (not UTF-8 text)") from None
-        except OSError as exc:
-            raise OSError(f"cannot read {where}: {exc.strerror or exc}") from None
+        except (OSError, ValueError) as exc:
+            # A missing file, a folder, a name the system cannot take (a NUL byte).
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise ConfigError(f"cannot read {where!r}: {why}") from None
     else:
         raise ConfigError(
             "game must be a saved game (a path, its JSON text or its parsed dict) or a start"
@@ -336,11 +338,11 @@ def load_game(game: Any, actions: Sequence[Any] | None = None) -> tuple[Any, lis
     start state with ``actions``.
 
     Raises:
-        ConfigError: Not one of those forms, or ``actions`` given twice.
+        ConfigError: Not one of those forms, a file that cannot be read, or ``actions``
+            given twice.
         InvalidStateError: The start is not a valid full state.
         InvalidActionError, IllegalActionError: An action that does not parse, or is
             not legal where it is played (the message names the decision).
-        OSError: The file cannot be read.
     """
     if hasattr(game, "legal_actions") and hasattr(game, "to_json"):
         if actions is None:
@@ -526,12 +528,12 @@ def review(
 
     Raises:
         GameNotOverError: The game is not finished (a live game is not reviewed).
-        ConfigError: A bad argument, bot spec or saved-game form.
+        ConfigError: A bad argument, bot spec or saved-game form, or a file that cannot
+            be read.
         InvalidStateError: The start is not a valid state.
         InvalidActionError, IllegalActionError: An action that does not parse or is
             not legal where it is played.
         NetworkError: A bad network file.
-        OSError: The saved game's file cannot be read.
         KeyboardInterrupt: Ctrl-C; the searches under way finish first (one position
             each), none is left running.
     """
