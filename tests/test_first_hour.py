@@ -249,7 +249,7 @@ def test_the_demo_is_paced_on_a_terminal_and_not_into_a_pipe(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pauses: list[float] = []
-    monkeypatch.setattr("splendor.cli.time.sleep", pauses.append)
+    monkeypatch.setattr("splendor.cli.demo.time.sleep", pauses.append)
     code, out, _ = run(["demo", "--seed", "2"], capsys)
     assert code == 0 and pauses == []  # into a pipe: no pause
     summary = out.splitlines()[-1]
@@ -258,7 +258,7 @@ def test_the_demo_is_paced_on_a_terminal_and_not_into_a_pipe(
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     run(["demo", "--seed", "2"], capsys)
     turns = int(summary.split()[0])
-    assert pauses == [cli.DEMO_DELAY] * (turns - 1)
+    assert pauses == [cli.demo.DEMO_DELAY] * (turns - 1)
     pauses.clear()
     run(["demo", "--seed", "2", "--quiet"], capsys)
     assert pauses == []

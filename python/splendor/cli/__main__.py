@@ -1,0 +1,7 @@
+"""``python -m splendor.cli``: the ``splendor`` command."""
+
+import sys
+
+from splendor.cli import main
+
+sys.exit(main())
