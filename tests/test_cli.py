@@ -81,7 +81,16 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     (d / "empty.json").write_text("")
     (d / "text.json").write_text("not a game\n")
     (d / "a_file").write_text("x")
+    # A finished game as the web server saves it (what `splendor review` reads).
+    state, ids = base.clone(), []
+    bot = splendor.GreedyBot(seed=1)
+    while not state.is_terminal():
+        ids.append(int(bot.act(state)))
+        state.apply(ids[-1])
+    saved = {"format": "splendor-web-game", "start": json.loads(base.to_json()), "actions": ids}
+    (d / "finished.json").write_text(json.dumps(saved))
     return {
+        "finished": str(d / "finished.json"),
         "base": str(d / "base.json"),
         "view": str(d / "view.json"),
         "binary": str(d / "binary.json"),
@@ -123,6 +132,7 @@ FAST = {
     "serve": ["--port", "1"],
     "render": ["/nonexistent/game.json"],
     "train": ["/nonexistent/train-run", "--no-generate", "--quiet"],
+    "review": ["finished", "--bot", "mcts:4"],
 }
 
 
@@ -163,7 +173,7 @@ def test_every_option_rejects_bad_values_in_one_line(
                 continue
             values = bad_values(action, files)
             for option, value in zip(values[::2], values[1::2], strict=True):
-                args = [name, *FAST[name]]
+                args = [name, *(files.get(a, a) for a in FAST[name])]
                 if "=" in option:
                     args.append(option)
                 else:

@@ -37,15 +37,16 @@ def parse_bots(text: str) -> list[str]:
 
 
 class ProgressBar:
-    """A one-line progress bar (games done, rate, time left) on a text stream.
+    """A one-line progress bar (games done, or ``unit``, rate, time left) on a text stream.
 
     On a terminal the line is redrawn in place; otherwise a line is printed
     at every tenth of the match, so logs stay short.
     """
 
-    def __init__(self, stream: TextIO | None = None, width: int = 30) -> None:
+    def __init__(self, stream: TextIO | None = None, width: int = 30, unit: str = "games") -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.width = width
+        self.unit = unit
         self.start = time.monotonic()
         self.tty = self.stream.isatty()
         self._last_tenth = -1
@@ -56,7 +57,8 @@ class ProgressBar:
         left = (total - done) / rate if rate > 0 else 0.0
         filled = self.width * done // max(total, 1)
         bar = "#" * filled + "." * (self.width - filled)
-        line = f"[{bar}] {done}/{total} games  {rate:.1f} games/s  ETA {_clock(left)}"
+        unit = self.unit
+        line = f"[{bar}] {done}/{total} {unit}  {rate:.1f} {unit}/s  ETA {_clock(left)}"
         if self.tty:
             end = "\n" if done == total else ""
             self.stream.write("\r" + line + end)

@@ -15,12 +15,34 @@ from types import ModuleType
 from typing import Any
 
 import splendor
-from splendor.cli import bench, demo, ladder, match, play, render, selfplay, serve, train
+from splendor.cli import (
+    bench,
+    demo,
+    ladder,
+    match,
+    play,
+    render,
+    review,
+    selfplay,
+    serve,
+    train,
+)
 from splendor.cli._options import INTERRUPTED, OneLineParser
 from splendor.errors import SplendorError
 
 #: The subcommands, in the order ``splendor --help`` lists them.
-COMMANDS: list[ModuleType] = [demo, bench, match, ladder, play, selfplay, train, serve, render]
+COMMANDS: list[ModuleType] = [
+    demo,
+    bench,
+    match,
+    ladder,
+    play,
+    selfplay,
+    train,
+    serve,
+    render,
+    review,
+]
 
 
 def version_text() -> str:
