@@ -43,6 +43,9 @@ GRADE_COLOURS = {
     "blunder": "#c62828",
 }
 
+#: Decisions of the AI's expected line written under a board (the preferred move first).
+LINE_SHOWN = 4
+
 #: Most boards drawn in a page (the biggest losses first); the move list has them all.
 MAX_BOARDS = 24
 
@@ -264,7 +267,7 @@ def _boards(review: Review) -> str:
         out.append(f" The {len(shown)} biggest of {len(bad)} are drawn.")
     out.append("</p>")
     for d in shown:
-        line = ", ".join(f"seat {seat}: {escape(text)}" for seat, text in d.line)
+        line = ", ".join(f"seat {seat}: {escape(text)}" for seat, text in d.line[:LINE_SHOWN])
         out.append(
             f'<div class="board" id="board{d.index}"><h3>Decision {d.index} (turn {d.turn}),'
             f" seat {d.seat}: {d.grade}</h3><p>Played <b>{escape(d.played)}</b>"
