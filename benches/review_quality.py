@@ -1,7 +1,7 @@
 """How well a review tells a weaker player from a stronger one, and how its chart ends.
 
     python benches/review_quality.py [--games 100] [--weak mcts:100] [--bot default]
-        [--seed 0] [--iterations N] [--out FILE.json]
+        [--seed 0] [--iterations N] [--out FILE.json] [--no-agreement]
 
 1. ``--games`` 2-player base games between ``--weak`` and the default AI (seats
    alternate game by game, deals from ``--seed``), each reviewed by ``--bot``
@@ -64,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--iterations", type=int, default=None, help="the review's budget")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=None)
+    p.add_argument(
+        "--no-agreement", action="store_true", help="skip part 2 (the default against itself)"
+    )
     args = p.parse_args(argv)
     began = time.monotonic()
 
@@ -96,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             "decisions": len(pooled[spec]),
         }
     agree = 0
-    for g in range(args.games):
+    for g in range(0 if args.no_agreement else args.games):
         seed = args.seed + 10_000 + g
         r = reviewed(play_game([args.strong, args.strong], seed), seed, args.bot, args.iterations)
         last = r.decisions[-1]
@@ -108,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
             flush=True,
         )
-    lo, hi = wilson_interval(agree, args.games)
+    lo, hi = wilson_interval(agree, args.games) if not args.no_agreement else (0.0, 0.0)
     out = {
         "games": args.games,
         "weak": args.weak,
