@@ -133,6 +133,8 @@ def test_a_mistake_board_marks_both_moves() -> None:
     )
     preferred = d.preferred.split(" ", 1)[1]
     assert re.search(rf'data-pick="{re.escape(preferred)}"[^>]*class="[^"]*preferred', svg)
+    # Drawn before the move: the slot holds the card taken, not its replacement.
+    assert not re.search(r'class="[^"]*\breplaced\b', svg)
     # The board is the mover's: drawn for that seat.
     assert f"board seen by seat {d.seat}" in svg
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from splendor import _core
 from splendor.render import board_of, svg_board
 from splendor.render.last import last_marks
+from splendor.render.model import Board
 
 if TYPE_CHECKING:
     from splendor.review import DecisionReview, Review
@@ -49,9 +50,11 @@ LINE_SHOWN = 4
 #: Most boards drawn in a page (the biggest losses first); the move list has them all.
 MAX_BOARDS = 24
 
+# The preferred move's places: dashed green, apart from the played move's orange
+# (``last``) and from the dashed blue of a card that replaced a taken one (``replaced``).
 _PREFERRED_STYLE = (
-    ".preferred>rect:first-of-type{stroke:#1565c0;stroke-width:3;stroke-dasharray:7 3}"
-    ".preferred>use{filter:drop-shadow(0 0 3px #1565c0)}"
+    ".preferred>rect:first-of-type{stroke:#1b873f;stroke-width:3;stroke-dasharray:7 3}"
+    ".preferred>use{filter:drop-shadow(0 0 3px #1b873f)}"
 )
 _G_TAG = re.compile(r"<g( [^>]*)>")
 _ATTR = re.compile(r' (data-key|data-pick|class)="([^"]*)"')
@@ -160,34 +163,49 @@ def _pick(action: str) -> str | None:
     return None
 
 
+def _places(board: Board, seat: int, action: str, *, panel: bool) -> set[str]:
+    """The keys and picks of the places ``action`` touches on ``board``, drawn *before* it:
+    a display slot is the card about to be taken (:func:`last_marks` names it ``replaced
+    SLOT``, the card that replaces it on a board drawn after the move). ``panel``: keep
+    the mover's own panel."""
+    places = {key.removeprefix("replaced ") for key in last_marks(board, seat, action)}
+    if not panel:
+        places.discard(f"seat {seat}")
+    pick = _pick(action)
+    if pick is not None:
+        places.add(pick)
+    return places
+
+
+def _mark(svg: str, places: set[str], cls: str) -> str:
+    """``svg`` with ``cls`` added to every group whose key or pick is in ``places``."""
+
+    def one(m: re.Match[str]) -> str:
+        attrs = dict(_ATTR.findall(m[1]))
+        keys = {unescape(attrs.get("data-key", "")), unescape(attrs.get("data-pick", ""))}
+        if not keys & places:
+            return m[0]
+        if "class" in attrs:
+            old = attrs["class"]
+            return m[0].replace(f' class="{old}"', f' class="{old} {cls}"')
+        return f'<g{m[1]} class="{cls}">'
+
+    return _G_TAG.sub(one, svg)
+
+
 def mistake_board(review: Review, index: int) -> str:
     """The board before decision ``index``, from the mover's view: the places the move
-    played touched in orange (``class="last"``), those of the AI's preferred move in
-    dashed blue (``class="preferred"``)."""
+    played touches in orange (``class="last"``), those of the AI's preferred move in
+    dashed green (``class="preferred"``)."""
     d = review.decisions[index]
     state = _core.from_json(review.start)
     for a in review.actions[:index]:
         state.apply(a)
-    svg = str(svg_board(state, d.seat, last=(d.seat, d.played)))
-    if d.played_id == d.preferred_id:
-        return svg
     board = board_of(state, d.seat)
-    marks = set(last_marks(board, d.seat, d.preferred)) - {f"seat {d.seat}"}
-    pick = _pick(d.preferred)
-    if pick is not None:
-        marks.add(pick)
-
-    def mark(m: re.Match[str]) -> str:
-        attrs = dict(_ATTR.findall(m[1]))
-        keys = {unescape(attrs.get("data-key", "")), unescape(attrs.get("data-pick", ""))}
-        if not keys & marks:
-            return m[0]
-        if "class" in attrs:
-            old = attrs["class"]
-            return m[0].replace(f' class="{old}"', f' class="{old} preferred"')
-        return f'<g{m[1]} class="preferred">'
-
-    svg = _G_TAG.sub(mark, svg)
+    svg = _mark(str(svg_board(state, d.seat)), _places(board, d.seat, d.played, panel=True), "last")
+    if d.played_id != d.preferred_id:
+        preferred = _places(board, d.seat, d.preferred, panel=False)
+        svg = _mark(svg, preferred, "preferred")
     return svg.replace("</style>", _PREFERRED_STYLE + "</style>", 1)
 
 
@@ -261,7 +279,7 @@ def _boards(review: Review) -> str:
     out = [
         "<h2>Mistakes</h2>",
         '<p class="note">The board before each mistake or blunder, as the mover saw it:'
-        " the move played in orange, the AI's preferred move in dashed blue.",
+        " the move played in orange, the AI's preferred move in dashed green.",
     ]
     if len(bad) > len(shown):
         out.append(f" The {len(shown)} biggest of {len(bad)} are drawn.")
