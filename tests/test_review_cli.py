@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import splendor
 from splendor import cli
-from splendor.render.review import mistake_board
+from splendor.render.review import mistake_board, move_words
 
 
 def finished(variant: str, players: int, seed: int) -> tuple[dict[str, Any], list[int]]:
@@ -133,6 +133,10 @@ def test_a_mistake_board_marks_both_moves() -> None:
     )
     preferred = d.preferred.split(" ", 1)[1]
     assert re.search(rf'data-pick="{re.escape(preferred)}"[^>]*class="[^"]*preferred', svg)
+    # The page says what each move did, in the log's words, the rest of the turn included.
+    verbs = {"buy": "bought", "reserve": "reserved"}
+    assert move_words(r, d.index).startswith(verbs[d.played.split()[0]])
+    assert move_words(r, d.index, preferred=True).startswith(verbs[d.preferred.split()[0]])
     # Drawn before the move: the slot holds the card taken, not its replacement.
     assert not re.search(r'class="[^"]*\breplaced\b', svg)
     # The board is the mover's: drawn for that seat.

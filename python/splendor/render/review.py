@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import re
 from html import escape, unescape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from splendor import _core
+from splendor.errors import SplendorError
 from splendor.render import board_of, svg_board
+from splendor.render.describe import describe
 from splendor.render.last import last_marks
 from splendor.render.model import Board
 
@@ -193,14 +195,47 @@ def _mark(svg: str, places: set[str], cls: str) -> str:
     return _G_TAG.sub(one, svg)
 
 
+def _state_before(review: Review, index: int) -> Any:
+    state = _core.from_json(review.start)
+    for a in review.actions[:index]:
+        state.apply(a)
+    return state
+
+
+def _rest_of_turn(state: Any, seat: int, steps: list[int | str]) -> Any:
+    """``state`` after those of ``steps`` that ``seat`` still plays in the same turn (a
+    payment, a token returned, a noble chosen), stopping at the first it cannot play."""
+    for step in steps:
+        if state.is_terminal() or state.current_player != seat:
+            break
+        try:
+            state = state.child(step)
+        except SplendorError:
+            break
+    return state
+
+
+def move_words(review: Review, index: int, preferred: bool = False) -> str:
+    """What decision ``index`` did, or (``preferred``) what the AI's move would have done,
+    in the log's words (:func:`splendor.render.describe.describe`, from the mover's view),
+    the rest of the mover's turn included: the moves played after it, or the AI's line."""
+    d = review.decisions[index]
+    state = _state_before(review, index)
+    rest: list[int | str]
+    if preferred:
+        first, rest = d.preferred, [text for _, text in d.line[1:]]
+    else:
+        first, rest = d.played, list(review.actions[index + 1 :])
+    after = _rest_of_turn(state.child(first), d.seat, rest)
+    return describe(board_of(state, d.seat), board_of(after, d.seat), d.seat, first)
+
+
 def mistake_board(review: Review, index: int) -> str:
     """The board before decision ``index``, from the mover's view: the places the move
     played touches in orange (``class="last"``), those of the AI's preferred move in
     dashed green (``class="preferred"``)."""
     d = review.decisions[index]
-    state = _core.from_json(review.start)
-    for a in review.actions[:index]:
-        state.apply(a)
+    state = _state_before(review, index)
     board = board_of(state, d.seat)
     svg = _mark(str(svg_board(state, d.seat)), _places(board, d.seat, d.played, panel=True), "last")
     if d.played_id != d.preferred_id:
@@ -289,8 +324,10 @@ def _boards(review: Review) -> str:
         out.append(
             f'<div class="board" id="board{d.index}"><h3>Decision {d.index} (turn {d.turn}),'
             f" seat {d.seat}: {d.grade}</h3><p>Played <b>{escape(d.played)}</b>"
-            f" ({_pct(d.played_value)}); the AI prefers <b>{escape(d.preferred)}</b>"
-            f" ({_pct(d.win)}), expecting {line}.</p>{mistake_board(review, d.index)}</div>"
+            f" ({escape(move_words(review, d.index))}; {_pct(d.played_value)});"
+            f" the AI prefers <b>{escape(d.preferred)}</b>"
+            f" ({escape(move_words(review, d.index, preferred=True))}; {_pct(d.win)}),"
+            f" expecting {line}.</p>{mistake_board(review, d.index)}</div>"
         )
     return "".join(out)
 
