@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -340,3 +341,33 @@ def test_ctrl_c_stops_a_review_and_leaves_nothing_running(tmp_path: Path) -> Non
     assert float(lines["interrupted"]) - sent < 10
     assert lines["threads"].strip() == "1"
     assert child.returncode == 0
+
+
+def test_a_review_releases_the_gil() -> None:
+    """A Python thread keeps running while another reviews: the searches release the GIL."""
+    # The last three decisions of a game, each searched long enough (about half a second)
+    # that a search holding the GIL would stall the loop below past the bound.
+    ids = play("base", 2, seed=13)
+    start = splendor.new_game("base", seed=13)
+    for a in ids[:-3]:
+        start.apply(a)
+    done = threading.Event()
+    results: list[Any] = []
+
+    def worker() -> None:
+        results.append(splendor.review(start, "mcts:400000", actions=ids[-3:]))
+        done.set()
+
+    t = threading.Thread(target=worker)
+    t.start()
+    ticks, worst_gap, last = 0, 0.0, time.perf_counter()
+    while not done.is_set():
+        now = time.perf_counter()
+        worst_gap, last = max(worst_gap, now - last), now
+        ticks += 1
+        time.sleep(0.001)
+    t.join()
+    assert results and len(results[0].decisions) == 3
+    # Holding the GIL would freeze this loop for each position's whole search.
+    assert ticks > 20
+    assert worst_gap < 0.3, f"main thread stalled {worst_gap:.3f}s"
