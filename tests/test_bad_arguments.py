@@ -170,6 +170,7 @@ def _by_name(name: str, variant: str, owner: str) -> Any:
         "network": None,
         "leaf_batch": 1,
         "root_action": None,
+        "stop": None,
         "path": _network_path(variant) if name == "path" else None,
         "data": _network_bytes(variant) if name == "data" else None,
         "observation": state.observation(0),

@@ -311,7 +311,7 @@ def test_ctrl_c_stops_a_review_and_leaves_nothing_running(tmp_path: Path) -> Non
         import splendor
         print("ready", flush=True)
         try:
-            splendor.review({str(path)!r}, "mcts:20000", threads=2)
+            splendor.review({str(path)!r}, "mcts:5000000", threads=2)
         except KeyboardInterrupt:
             print("interrupted", time.monotonic(), flush=True)
             print("threads", threading.active_count(), flush=True)
@@ -336,9 +336,8 @@ def test_ctrl_c_stops_a_review_and_leaves_nothing_running(tmp_path: Path) -> Non
         raise
     lines = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
     assert "interrupted" in lines, err
-    # Each running search (one position each) finishes its 20,000 iterations
-    # at most; the calling thread's own stops within a fraction of a second.
-    assert float(lines["interrupted"]) - sent < 10
+    # Each position's search would take a minute: the other thread's is stopped too.
+    assert float(lines["interrupted"]) - sent < 2
     assert lines["threads"].strip() == "1"
     assert child.returncode == 0
 

@@ -1,6 +1,7 @@
 """The Rust engine (PyO3 bindings): state classes, actions, outcomes and batch play."""
 
 import os
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import (
     Any,
@@ -815,6 +816,7 @@ def search(
     network: Network | str | os.PathLike[str] | None = None,
     leaf_batch: int = 1,
     root_action: Action | int | str | None = None,
+    stop: threading.Event | None = None,
 ) -> SearchResult:
     """Searches ``state`` for the player to move, with the GIL released.
 
@@ -822,12 +824,15 @@ def search(
     arguments are those of :class:`MctsBot`, and ``root_action`` (an action
     legal in ``state``, its id or its text): search only that move at the
     root, so that its value gets the whole budget (a game review's estimate of
-    a move played that the full search hardly tried). Ctrl-C stops the search
-    (in every thread) and raises ``KeyboardInterrupt`` within a fraction of a
-    second.
+    a move played that the full search hardly tried), and ``stop`` (a
+    ``threading.Event``): once it is set, the search ends within a fraction of
+    a second with what it found so far, as when a time limit is reached (a
+    thread that is not Python's main thread, which Ctrl-C does not reach, is
+    stopped this way). Ctrl-C stops the search (in every thread) and raises
+    ``KeyboardInterrupt`` within a fraction of a second.
 
     Raises:
-        ConfigError: Bad arguments or a finished game.
+        ConfigError: Bad arguments (``stop`` without ``is_set()``) or a finished game.
         InvalidActionError: ``root_action`` is not an action of this variant.
         IllegalActionError: ``root_action`` is not legal in ``state``.
         NetworkError: A bad network file, or a network for another variant or

@@ -392,10 +392,18 @@ def _position_seed(seed: int, index: int) -> int:
     return SplitMix64((seed + 0x9E3779B97F4A7C15 * (index + 1)) % 2**64).next_u64()
 
 
-def _search_position(pos: _Position, plan: _Plan, seed: int) -> DecisionReview:
-    """The review of one decision (blocking; the searches release the GIL)."""
+def _search_position(
+    pos: _Position, plan: _Plan, seed: int, stop: threading.Event | None = None
+) -> DecisionReview | None:
+    """The review of one decision (blocking; the searches release the GIL); None when
+    ``stop`` was set meanwhile (the searches end early, their results unused)."""
     root = from_view(pos.view, seed=seed)
-    options: dict[str, Any] = {"seed": seed, "network": plan.network, "leaf_batch": plan.leaf_batch}
+    options: dict[str, Any] = {
+        "seed": seed,
+        "network": plan.network,
+        "leaf_batch": plan.leaf_batch,
+        "stop": stop,
+    }
     result = _core.search(root, iterations=plan.iterations, **options)
     by_id = {int(a): a for a in result.visits}
     played = by_id[pos.played]
@@ -409,6 +417,8 @@ def _search_position(pos: _Position, plan: _Plan, seed: int) -> DecisionReview:
         alone = _core.search(root, iterations=budget, root_action=played, **options)
         played_value = alone.values[played]
         focused = True
+    if stop is not None and stop.is_set():
+        return None
     loss = 0.0 if played == preferred else max(0.0, win - played_value)
     return DecisionReview(
         index=pos.index,
@@ -454,8 +464,10 @@ def _run(
     """Each position's review, in order; ``threads`` of them at once.
 
     Ctrl-C (KeyboardInterrupt in the calling thread): positions not started are
-    dropped, the calling thread waits for the searches already running (each one
-    position's search) and the interrupt is raised again, so nothing is left running.
+    dropped, the searches under way in the other threads are stopped (``search``'s
+    ``stop`` event: Python's signal handlers run only on the main thread) and waited
+    for, a fraction of a second, and the interrupt is raised again: nothing is left
+    running.
     """
     total = len(positions)
     done: list[DecisionReview | None] = [None] * total
@@ -473,7 +485,7 @@ def _run(
         if stop.is_set():
             return k, None
         pos = positions[k]
-        return k, _search_position(pos, plan, _position_seed(seed, pos.index))
+        return k, _search_position(pos, plan, _position_seed(seed, pos.index), stop)
 
     pool = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="splendor-review")
     try:
@@ -534,8 +546,8 @@ def review(
         InvalidActionError, IllegalActionError: An action that does not parse or is
             not legal where it is played.
         NetworkError: A bad network file.
-        KeyboardInterrupt: Ctrl-C; the searches under way finish first (one position
-            each), none is left running.
+        KeyboardInterrupt: Ctrl-C; the searches under way are stopped and waited for
+            (a fraction of a second), none is left running.
     """
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ConfigError(f"seed must be an integer between 0 and 2**64 - 1, got {seed!r}")

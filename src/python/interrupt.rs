@@ -29,12 +29,37 @@ where
     T: Send,
     W: FnOnce(&Cancel) -> T + Send,
 {
+    run_watched_until(py, None, work)
+}
+
+/// [`run_watched`] that also stops, like a time limit reached (no
+/// exception), once `stop` (an object with `is_set()`, such as a
+/// `threading.Event`) is set. Python runs signal handlers only on the main
+/// thread, so a call made from another thread is stopped this way: the
+/// thread that waits for it sets the event.
+pub(crate) fn run_watched_until<T, W>(
+    py: Python<'_>,
+    stop: Option<Py<PyAny>>,
+    work: W,
+) -> (T, Option<PyErr>)
+where
+    T: Send,
+    W: FnOnce(&Cancel) -> T + Send,
+{
     let raised: Arc<Mutex<Option<PyErr>>> = Arc::default();
     let slot = Arc::clone(&raised);
     // Made here, so the calling thread is the one that watches.
     let cancel = Cancel::watched(POLL, move || {
-        match Python::attach(|py| py.check_signals()) {
-            Ok(()) => true,
+        let checked = Python::attach(|py| {
+            if let Some(stop) = &stop {
+                if stop.bind(py).call_method0("is_set")?.is_truthy()? {
+                    return Ok(false);
+                }
+            }
+            py.check_signals().map(|()| true)
+        });
+        match checked {
+            Ok(go_on) => go_on,
             Err(e) => {
                 *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
                 false
