@@ -370,3 +370,13 @@ def test_a_review_releases_the_gil() -> None:
     # Holding the GIL would freeze this loop for each position's whole search.
     assert ticks > 20
     assert worst_gap < 0.3, f"main thread stalled {worst_gap:.3f}s"
+
+
+def test_a_hint_reads_only_the_movers_information() -> None:
+    """Two states that differ only in what the mover cannot see get the same hint."""
+    state = splendor.new_game("marvel", players=3, seed=5)
+    for a in play("marvel", 3, seed=5)[:12]:
+        state.apply(a)
+    other = splendor.from_view(state.to_json(state.current_player), seed=77)
+    assert other.to_json() != state.to_json()
+    assert hint(other, "mcts:300", seed=2) == hint(state, "mcts:300", seed=2)
