@@ -380,3 +380,24 @@ def test_a_hint_reads_only_the_movers_information() -> None:
     other = splendor.from_view(state.to_json(state.current_player), seed=77)
     assert other.to_json() != state.to_json()
     assert hint(other, "mcts:300", seed=2) == hint(state, "mcts:300", seed=2)
+
+
+def test_a_stored_review_reads_back_equal() -> None:
+    r = splendor.review(saved("marvel", 3, 3, play("marvel", 3, seed=3)), "mcts:16")
+    assert splendor.Review.from_json(r.to_json()) == r
+    assert splendor.Review.from_dict(json.loads(r.to_json())) == r
+    good = json.loads(r.to_json())
+    bad: list[Any] = [
+        "[1, 2",
+        json.dumps({**good, "format": "splendor-web-game"}),
+        json.dumps({**good, "version": 2}),
+        json.dumps({k: v for k, v in good.items() if k != "seats"}),
+        json.dumps({**good, "start": {"bank": []}}),
+        json.dumps({**good, "actions": good["actions"][:-1]}),
+        json.dumps({**good, "decisions": [{"index": 0}]}),
+        json.dumps({**good, "surprise": 1}),
+        b"\xff",
+    ]
+    for text in bad:
+        with pytest.raises(splendor.InvalidStateError):
+            splendor.Review.from_json(text)

@@ -221,6 +221,55 @@ class Review:
         """The review as JSON text (``format: "splendor-review"``)."""
         return json.dumps(self.to_dict(), indent=1)
 
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Review:
+        """The review :meth:`to_json` wrote (a review stored with its game is read back,
+        not computed again); equal to the one written.
+
+        Raises:
+            InvalidStateError: Not a review's JSON (another format or version, a field
+                missing or of the wrong type, a start that is not a state, decisions
+                that do not match the actions).
+        """
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise InvalidStateError(f"not a review: not JSON ({exc})") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Review:
+        """The review :meth:`to_dict` made; see :meth:`from_json`."""
+        if not isinstance(data, Mapping) or data.get("format") != "splendor-review":
+            raise InvalidStateError("not a review: expected format 'splendor-review'")
+        if data.get("version") != 1:
+            raise InvalidStateError(f"review version {data.get('version')!r} is not 1")
+        fields = {k: v for k, v in data.items() if k not in ("format", "version")}
+        try:
+            # The engine's own text of the start (InvalidStateError for a bad state).
+            fields["start"] = _core.from_json(json.dumps(fields["start"])).to_json()
+            fields["decisions"] = tuple(
+                DecisionReview(**{**d, "line": tuple((int(p), str(a)) for p, a in d["line"])})
+                for d in fields["decisions"]
+            )
+            fields["seats"] = tuple(
+                SeatReview(**{**s, "grades": dict(s["grades"]), "worst": tuple(s["worst"])})
+                for s in fields["seats"]
+            )
+            for name in ("actions", "winners", "scores"):
+                fields[name] = tuple(fields[name])
+            review = cls(**fields)
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, InvalidStateError):
+                raise
+            raise InvalidStateError(f"not a review: {type(exc).__name__}: {exc}") from None
+        if len(review.decisions) != len(review.actions) or any(
+            d.index != k or d.played_id != a
+            for k, (d, a) in enumerate(zip(review.decisions, review.actions, strict=True))
+        ):
+            raise InvalidStateError("not a review: its decisions do not match its actions")
+        return review
+
     def summary(self) -> str:
         """A few lines of text: the result, then each seat's accuracy, average loss,
         grades and biggest mistakes."""
