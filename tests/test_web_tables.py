@@ -291,18 +291,25 @@ def test_the_event_stream_tells_of_every_change(
             for t in readers:
                 t.start()
             wait_for(lambda: events_of(lines) and events_of(spectator_lines))
-            assert events_of(lines)[0] == {
+            first = events_of(lines)[0]
+            # Seat 2's own stream makes it connected (the spectator's is no seat's).
+            assert first == {
                 "version": 0,
                 "step": 0,
                 "current": 0,
                 "over": False,
                 "thinking": False,
+                "seating": 0,
+                "next": None,
+                "connected": [2],
             }
             assert "event: game" in lines
             table.act(0, table.get(0)["legal"][0]["id"])  # then the AI plays seat 1
             wait_for(lambda: any(e["current"] == 2 for e in events_of(lines)))
             seen = events_of(lines)
-            assert [e["version"] for e in seen] == sorted({e["version"] for e in seen})
+            # Versions never go back, and no event repeats the one before it.
+            assert [e["version"] for e in seen] == sorted(e["version"] for e in seen)
+            assert all(a != b for a, b in zip(seen, seen[1:], strict=False))
             assert any(e["thinking"] for e in seen) or seen[-1]["version"] == 2
             assert seen[-1] == {
                 "version": 2,
@@ -310,6 +317,9 @@ def test_the_event_stream_tells_of_every_change(
                 "current": 2,
                 "over": False,
                 "thinking": False,
+                "seating": 0,
+                "next": None,
+                "connected": [2],
             }
             wait_for(lambda: events_of(spectator_lines)[-1]["version"] == 2)
             # A change by another server process (written to the database directly here)

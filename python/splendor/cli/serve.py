@@ -35,7 +35,15 @@ def run(args: argparse.Namespace) -> int:
         max_streams_per_client=args.max_streams_per_client,
         max_tables_per_minute=args.max_tables_per_minute,
     )
-    serve(args.host, args.port, limits, args.db)
+    serve(
+        args.host,
+        args.port,
+        limits,
+        args.db,
+        public_url=args.public_url,
+        root_path=args.root_path,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+    )
     return 0
 
 
@@ -101,5 +109,27 @@ def add(sub: Any) -> None:
         type=int_in(1, 1_000_000),
         default=defaults.max_tables_per_minute,
         help="tables one client address may make in a minute (beyond: 429; default %(default)s)",
+    )
+    p.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the address friends open (e.g. https://example.org/splendor/): every link the"
+        " server hands out is made from it (default: the address each request came to)",
+    )
+    p.add_argument(
+        "--root-path",
+        default="",
+        metavar="PATH",
+        help="the path a reverse proxy serves this app under (e.g. /splendor), as uvicorn's"
+        " --root-path",
+    )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="comma-separated proxy addresses or networks (or *) whose X-Forwarded-For, -Proto"
+        " and -Host headers are believed, as uvicorn's option (default: $FORWARDED_ALLOW_IPS"
+        " or 127.0.0.1)",
     )
     p.set_defaults(func=run)

@@ -26,17 +26,23 @@ from splendor.web.clients import ClientBounds, Searches
 from splendor.web.errors import ERROR_CODES, install_handlers
 from splendor.web.games import Dealer
 from splendor.web.guards import MAX_JSON_DEPTH, BodyLimit, json_depth
-from splendor.web.routes import games, page, service
+from splendor.web.hosting import Hosting
+from splendor.web.routes import games, page, seats, service
 from splendor.web.store import Store
 from splendor.web.tables import Tables
 
 __all__ = ["ERROR_CODES", "MAX_JSON_DEPTH", "create_app", "json_depth"]
 
 
-def create_app(limits: ServerLimits | None = None, db: str | Store = "sqlite://") -> FastAPI:
+def create_app(
+    limits: ServerLimits | None = None,
+    db: str | Store = "sqlite://",
+    hosting: Hosting | None = None,
+) -> FastAPI:
     """A new app with its own worker pools, on the database ``db``: a SQLite path or URL
     (the default, ``sqlite://``, is an in-memory database: for tests), a PostgreSQL URL, or
-    a :class:`Store`."""
+    a :class:`Store`; ``hosting``: how its links are made (default: from each request's
+    address)."""
     limits = limits or ServerLimits(workers=os.cpu_count() or 1)
     ai_pool = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="splendor-ai")
     store = db if isinstance(db, Store) else Store(db)
@@ -46,6 +52,7 @@ def create_app(limits: ServerLimits | None = None, db: str | Store = "sqlite://"
         dealer=Dealer(limits.max_decisions, limits.max_turn_cap),
         searches=Searches(limits),
         clients=ClientBounds(limits),
+        hosting=hosting or Hosting(),
     )
 
     @asynccontextmanager
@@ -77,5 +84,6 @@ def create_app(limits: ServerLimits | None = None, db: str | Store = "sqlite://"
     app.include_router(page.router)
     app.include_router(service.router)
     app.include_router(games.router)
+    app.include_router(seats.router)
     app.add_middleware(BodyLimit, limit=limits.max_body_bytes)
     return app

@@ -51,6 +51,35 @@ class SpectatorOnly(PermissionError):
     """A spectator's token where a seat's is needed (403)."""
 
 
+class HostOnly(PermissionError):
+    """Another token of the game where the host's is needed (403)."""
+
+
+class InviteOnly(PermissionError):
+    """Another token of the game where the invitation's is needed: a claim (403)."""
+
+
+class InvitationOnly(PermissionError):
+    """The invitation's token where a seat's, a spectator's or the host's is needed: it can
+    claim a seat, nothing else (403)."""
+
+
+class NoOpenSeat(RuntimeError):
+    """A claim when every seat is taken (the last one may have just gone to another) (409)."""
+
+
+class GameNotOver(RuntimeError):
+    """A rematch asked for while the game goes on (409)."""
+
+
+class NoRematch(RuntimeError):
+    """``next`` before anyone asked for a rematch (409)."""
+
+
+class SeatTaken(RuntimeError):
+    """``next`` for a seat of the rematch whose link the host has given out anew (409)."""
+
+
 class SaveRefused(PermissionError):
     """The save holds the hidden cards: only the table's only person, or anyone after (403)."""
 
@@ -76,12 +105,19 @@ ERROR_CODES: frozenset[tuple[int, str]] = frozenset(
         (403, "wrong_token"),
         (403, "spectator"),
         (403, "save_refused"),
+        (403, "host_only"),
+        (403, "invite_only"),
+        (403, "invitation"),
         (404, "not_found"),
         (405, "method_not_allowed"),
         (409, "wrong_seat"),
         (409, "game_changed"),
         (409, "undo_refused"),
         (409, "game_over"),
+        (409, "no_open_seat"),
+        (409, "game_not_over"),
+        (409, "no_rematch"),
+        (409, "seat_taken"),
         (413, "body_too_large"),
         (422, "invalid_request"),
         (422, "illegal_action"),
@@ -115,6 +151,13 @@ _MAPPED: list[tuple[type[Exception], int, str]] = [
     (WrongToken, 403, "wrong_token"),
     (SpectatorOnly, 403, "spectator"),
     (SaveRefused, 403, "save_refused"),
+    (HostOnly, 403, "host_only"),
+    (InviteOnly, 403, "invite_only"),
+    (InvitationOnly, 403, "invitation"),
+    (NoOpenSeat, 409, "no_open_seat"),
+    (GameNotOver, 409, "game_not_over"),
+    (NoRematch, 409, "no_rematch"),
+    (SeatTaken, 409, "seat_taken"),
     (TooMany, 429, "too_many"),
     (Busy, 503, "busy"),
     (StorageUnavailable, 503, "storage_unavailable"),

@@ -157,6 +157,8 @@ class Game:
     (they differ only where the mover saw a card the others did not: a blind reserve)."""
     version: int = 0
     state: Any = None
+    seat_names: tuple[str | None, ...] = ()
+    """The seats' display names (the table's row holds them; None: none chosen)."""
 
     def __post_init__(self) -> None:
         if self.state is None:
@@ -377,14 +379,27 @@ class Game:
             "bot": self.bot,
         }
 
+    def name(self, seat: int) -> str | None:
+        """The display name of ``seat`` (None: none chosen, or an AI seat)."""
+        if seat in self.ai_seats or seat >= len(self.seat_names):
+            return None
+        return self.seat_names[seat]
+
     def names(self, viewer: int | None) -> dict[int, str]:
         """How the boards name the seats: every AI seat "AI" (the viewer's too, when the
-        page watches the AI play itself); when several people play, the others "human"."""
-        return {
-            s: "AI" if s in self.ai_seats else "human"
-            for s in range(self.players)
-            if s in self.ai_seats or s != viewer
-        }
+        page watches the AI play itself); a person by their display name (``Ann, you`` for
+        the viewer's own seat); when several people play, the others without one
+        "human". The renderers draw them as text, never as markup."""
+        out: dict[int, str] = {}
+        for s in range(self.players):
+            name = self.name(s)
+            if s in self.ai_seats:
+                out[s] = "AI"
+            elif name is not None:
+                out[s] = f"{name}, you" if s == viewer else name
+            elif s != viewer:
+                out[s] = "human"
+        return out
 
     def last(self, steps: int | None = None) -> tuple[int, str] | None:
         """The seat and text of the last of the first ``steps`` decisions (default: all of

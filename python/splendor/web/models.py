@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import unicodedata
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from splendor.web.store import MAX_NAME
 
 MAX_BOT_SPEC = 64
 """The longest bot spec any request may carry (the database column holds 64 characters)."""
@@ -13,6 +16,28 @@ MAX_SEATS = 4
 """The most AI seats any request may name."""
 
 Seed = Field(default=0, ge=0, lt=2**64, description="Seed of the search (reproducible per seed)")
+
+
+def display_name(text: str) -> str:
+    """A display name as stored: its runs of spaces made one, at most :data:`MAX_NAME`
+    characters, no control or invisible characters. It is shown as text everywhere, never
+    as markup, so ``<b>Ann</b>`` is a name like any other."""
+    name = " ".join(text.split())
+    if not name:
+        raise ValueError("a name needs a visible character")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a name has at most {MAX_NAME} characters, not {len(name)}")
+    bad = [c for c in name if unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs", "Cn")]
+    if bad:
+        raise ValueError(f"a name may not hold control or invisible characters ({bad[0]!r})")
+    return name
+
+
+DisplayName = Annotated[
+    str,
+    Field(max_length=4 * MAX_NAME, description=f"A display name (at most {MAX_NAME} characters)"),
+    AfterValidator(display_name),
+]
 
 
 class Strict(BaseModel):
@@ -102,6 +127,17 @@ class NewGame(Strict):
         description="The AI's bot spec (as in `/api/v1/move`); `default` is the strongest AI"
         " for the game",
     )
+    open_seats: list[int] = Field(
+        default_factory=list,
+        max_length=MAX_SEATS,
+        description="Human seats dealt without a link: the invitation's link lets the first"
+        " person who opens it claim one",
+    )
+    names: list[DisplayName | None] = Field(
+        default_factory=list,
+        max_length=MAX_SEATS,
+        description="Display names, by seat (None or missing: none); the AI's seats have none",
+    )
 
 
 class ActionRequest(Strict):
@@ -135,8 +171,12 @@ class HintRequest(Strict):
 class SeatLink(BaseModel):
     seat: int
     role: Literal["human", "ai"]
-    token: str | None = Field(description="The seat's secret token (None: an AI seat)")
-    link: str | None = Field(description="The page's link for the seat: `/#game=ID&token=T`")
+    token: str | None = Field(description="The seat's secret token (None: an AI or open seat)")
+    link: str | None = Field(
+        description="The page's link for the seat: its address, then `#game=ID&token=T`"
+    )
+    open: bool = Field(default=False, description="Left open: claimed through the invitation")
+    name: str | None = None
 
 
 class SpectatorLink(BaseModel):
@@ -144,17 +184,97 @@ class SpectatorLink(BaseModel):
     link: str
 
 
+class TokenLink(BaseModel):
+    """A secret token and the page's link that carries it."""
+
+    token: str
+    link: str
+
+
 class NewTable(BaseModel):
-    """A table just made: its id and one secret link per human seat, and the spectators'."""
+    """A table just made: its id, one secret link per human seat (but open ones), the
+    spectators', the host's and, when seats are open, the invitation's."""
 
     game_id: str
     seats: list[SeatLink]
     spectator: SpectatorLink
+    host: TokenLink = Field(
+        description="The host's link: every seat's state, a seat's link given anew, the"
+        " invitation's; it watches as a spectator"
+    )
+    invite: TokenLink | None = Field(
+        description="The invitation's link (None: no open seat): whoever opens it first"
+        " claims an open seat"
+    )
 
 
 class SeatRole(BaseModel):
     seat: int
     role: Literal["human", "ai"]
+    name: str | None = Field(default=None, description="The seat's display name (as text)")
+
+
+class HostSeat(BaseModel):
+    seat: int
+    role: Literal["human", "ai"]
+    name: str | None
+    state: Literal["open", "taken", "connected", "ai"] = Field(
+        description="`open`: no link given yet (the invitation claims it); `taken`: its link"
+        " is out; `connected`: its page follows the game now; `ai`: the server plays it"
+    )
+
+
+class HostView(BaseModel):
+    """What the host's link shows: every seat's state."""
+
+    game_id: str
+    variant: str
+    players: int
+    over: bool
+    next: str | None = Field(description="The rematch's id, once dealt")
+    invite: bool = Field(description="An invitation's link is out")
+    seats: list[HostSeat]
+
+
+class SeatToken(BaseModel):
+    """A seat's new token: claimed, or given anew by the host (its old one is dead)."""
+
+    game_id: str
+    seat: int
+    token: str
+    link: str
+
+
+class InviteSeat(BaseModel):
+    seat: int
+    role: Literal["human", "ai"]
+    name: str | None
+    open: bool
+
+
+class InviteView(BaseModel):
+    """What the invitation's link shows before a seat is claimed."""
+
+    game_id: str
+    variant: str
+    players: int
+    over: bool
+    seats: list[InviteSeat]
+    open_seats: int = Field(description="Seats still open")
+
+
+class NameRequest(Strict):
+    name: DisplayName
+
+
+class NextLink(BaseModel):
+    """The token's own token at the rematch: the same seat's person at their new seat."""
+
+    game_id: str
+    role: Literal["seat", "spectator", "host"]
+    seat: int | None = Field(description="The new seat (None: a spectator's or the host's)")
+    token: str
+    link: str
 
 
 class LastMove(BaseModel):
@@ -241,6 +361,8 @@ class GameSnapshot(BaseModel):
     result: ResultModel | None
     log: list[LogEntry]
     can_undo: bool
+    seating: int = Field(default=0, description="Counts the changes of the seats")
+    next: str | None = Field(default=None, description="The rematch's id, once dealt")
 
 
 class SavedGame(BaseModel):
@@ -310,3 +432,15 @@ class GameEvent(BaseModel):
     current: int | None
     over: bool
     thinking: bool
+    seating: int = Field(
+        default=0, description="Counts the changes of the seats (claims, links, names, rematch)"
+    )
+    next: str | None = Field(
+        default=None,
+        description="The rematch's game id once one is dealt: `POST .../next` gives each token"
+        " its own token there",
+    )
+    connected: list[int] = Field(
+        default_factory=list,
+        description="The seats with an event stream open now (on the server process answering)",
+    )

@@ -9,32 +9,45 @@ from splendor.web import models as m
 from splendor.web.boards import board_svg, board_text, view_json
 from splendor.web.games import Game
 from splendor.web.picks import action_picks
+from splendor.web.store import GameRow
 from splendor.web.tables import NewTokens
 
 
-def table_links(game: Game, tokens: NewTokens) -> m.NewTable:
-    """A new table's answer: one secret link per human seat, and the spectators'."""
+def link(base: str, game_id: str, token: str) -> str:
+    """The page's link for ``token``: the page's address ``base`` (absolute, ending in
+    ``/``), the game and the token in the fragment, which browsers never send."""
+    return f"{base}#game={game_id}&token={token}"
 
-    def link(token: str) -> str:
-        return f"/#game={game.game_id}&token={token}"
 
+def table_links(game: Game, tokens: NewTokens, base: str) -> m.NewTable:
+    """A new table's answer: one secret link per human seat but the open ones, the
+    spectators', the host's and the invitation's (``base``: the page's address)."""
     return m.NewTable(
         game_id=game.game_id,
         seats=[
             m.SeatLink(
                 seat=s,
-                role="human" if t is not None else "ai",
+                role="ai" if s in game.ai_seats else "human",
                 token=t,
-                link=None if t is None else link(t),
+                link=None if t is None else link(base, game.game_id, t),
+                open=t is None and s not in game.ai_seats,
+                name=game.name(s),
             )
             for s, t in enumerate(tokens.seats)
         ],
-        spectator=m.SpectatorLink(token=tokens.spectator, link=link(tokens.spectator)),
+        spectator=m.SpectatorLink(
+            token=tokens.spectator, link=link(base, game.game_id, tokens.spectator)
+        ),
+        host=m.TokenLink(token=tokens.host, link=link(base, game.game_id, tokens.host)),
+        invite=None
+        if tokens.invite is None
+        else m.TokenLink(token=tokens.invite, link=link(base, game.game_id, tokens.invite)),
     )
 
 
-def snapshot(game: Game, viewer: int | None) -> m.GameSnapshot:
-    """What ``viewer`` (None: a spectator) sees of ``game``: nothing it may not see."""
+def snapshot(game: Game, viewer: int | None, row: GameRow | None = None) -> m.GameSnapshot:
+    """What ``viewer`` (None: a spectator, or the host) sees of ``game``: nothing it may
+    not see (``row``: the game's row, for its seats' changes and its rematch)."""
     state = game.state
     legal = []
     if viewer is not None and game.current == viewer:
@@ -57,7 +70,7 @@ def snapshot(game: Game, viewer: int | None) -> m.GameSnapshot:
         viewer=viewer,
         seat=viewer,
         seats=[
-            m.SeatRole(seat=s, role="ai" if s in game.ai_seats else "human")
+            m.SeatRole(seat=s, role="ai" if s in game.ai_seats else "human", name=game.name(s))
             for s in range(game.players)
         ],
         version=game.version,
@@ -74,4 +87,6 @@ def snapshot(game: Game, viewer: int | None) -> m.GameSnapshot:
         result=game.result(),
         log=game.log_for(viewer),
         can_undo=game.can_undo(viewer),
+        seating=0 if row is None else row.seating,
+        next=None if row is None else row.next_game,
     )

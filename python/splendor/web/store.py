@@ -12,8 +12,12 @@ row and changes nothing (:class:`Conflict`), so no move is ever played twice. Th
 decision's primary key ``(game_id, idx)`` says the same a second time.
 
 There is one schema (version :data:`SCHEMA_VERSION`, recorded in the ``meta`` table);
-``metadata.create_all`` makes it. Migrations (Alembic) will be needed by the first change
-of the schema, not before: a database of another schema version is refused.
+``metadata.create_all`` makes it. A database of version 1 (before host links, invitations,
+names and rematches) is upgraded in place when a server opens it (:func:`upgrade_v1`: five
+columns added, every game kept and playable); a database of any other version is refused.
+Seat changes (a claim, a replaced link, a name, a rematch) are conditional updates on the
+game's ``seating`` counter, as moves are on its version: of two racing, exactly one is
+written.
 """
 
 from __future__ import annotations
@@ -55,8 +59,11 @@ from sqlalchemy.pool import StaticPool
 
 from splendor.errors import ConfigError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The schema this code reads and writes."""
+
+MAX_NAME = 24
+"""The longest display name (characters)."""
 
 _SCHEMA_LOCK = 0x5350_4C44
 """The PostgreSQL advisory lock held while the tables are created."""
@@ -86,6 +93,11 @@ games = Table(
         doc="JSON list, per seat, of the SHA-256 (hex) of its token; null for an AI seat",
     ),
     Column("spectator", String(64), nullable=False, doc="SHA-256 (hex) of the spectator token"),
+    Column("host", String(64), nullable=True, doc="SHA-256 (hex) of the host token"),
+    Column("invite", String(64), nullable=True, doc="SHA-256 (hex) of the invitation's token"),
+    Column("names", Text, nullable=False, doc="JSON list, per seat, of its display name or null"),
+    Column("seating", Integer, nullable=False, doc="Counts the changes of seats and links"),
+    Column("next_game", String(32), nullable=True, doc="The rematch's id, once dealt"),
     Column("version", Integer, nullable=False),
     Column("steps", Integer, nullable=False),
     Column("current", Integer, nullable=True),
@@ -120,6 +132,35 @@ class SchemaMismatch(ConfigError):
     """The database holds another schema version than this code's."""
 
 
+UPGRADE_V1 = (
+    ("host", "VARCHAR(64)"),
+    ("invite", "VARCHAR(64)"),
+    ("names", "TEXT NOT NULL DEFAULT '[]'"),
+    ("seating", "INTEGER NOT NULL DEFAULT 0"),
+    ("next_game", "VARCHAR(32)"),
+)
+"""The columns schema 2 adds to the ``games`` of schema 1 (the same SQL on SQLite and
+PostgreSQL)."""
+
+
+def upgrade_v1(c: Connection) -> bool:
+    """Upgrade a schema-1 database to schema 2 in the transaction ``c``: whoever changes the
+    recorded version first (the update takes the write lock) adds the columns; a second
+    server starting at once finds version 2 and adds nothing. Returns whether it upgraded.
+
+    A game of schema 1 keeps its seats' and spectators' tokens; it has no host link and no
+    invitation (every seat was given a link when it was made), no names, no rematch.
+    """
+    done = c.execute(
+        update(meta).where(and_(meta.c.key == "schema", meta.c.value == "1")).values(value="2")
+    )
+    if done.rowcount != 1:
+        return False
+    for name, kind in UPGRADE_V1:
+        c.execute(text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class GameRow:
     """A game's row: everything but its decisions."""
@@ -139,6 +180,15 @@ class GameRow:
     over: bool
     created: float
     updated: float
+    host: str | None = None
+    invite: str | None = None
+    names: tuple[str | None, ...] = ()
+    """Per seat, its display name (None: none chosen); shorter for a game of schema 1."""
+    seating: int = 0
+    next_game: str | None = None
+
+    def name(self, seat: int) -> str | None:
+        return self.names[seat] if seat < len(self.names) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +295,16 @@ def _check_sqlite_file(path: str) -> None:
         raise ConfigError(f"the games database {path} is refused, untouched: {why}")
 
 
+def _values(row: GameRow) -> dict[str, Any]:
+    """A game's row as the ``games`` table's columns."""
+    return {
+        **{k: getattr(row, k) for k in GameRow.__slots__},
+        "ai_seats": json.dumps(list(row.ai_seats)),
+        "tokens": json.dumps(list(row.tokens)),
+        "names": json.dumps(list(row.names)),
+    }
+
+
 def _row(r: Any, start: str | None = None) -> GameRow:
     return GameRow(
         id=r.id,
@@ -262,6 +322,11 @@ def _row(r: Any, start: str | None = None) -> GameRow:
         over=bool(r.over),
         created=r.created,
         updated=r.updated,
+        host=r.host,
+        invite=r.invite,
+        names=tuple(json.loads(r.names)),
+        seating=r.seating,
+        next_game=r.next_game,
     )
 
 
@@ -318,11 +383,17 @@ class Store:
                 c.execute(insert(meta).values(key="schema", value=str(SCHEMA_VERSION)))
         except IntegrityError:
             pass  # recorded by an earlier start (or another process just now)
+        with self.engine.begin() as c:
+            if not self.sqlite:
+                c.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
+            upgrade_v1(c)
         with self.engine.connect() as c:
             found = c.execute(select(meta.c.value).where(meta.c.key == "schema")).scalar_one()
         if found != str(SCHEMA_VERSION):
             raise SchemaMismatch(
-                f"the database holds schema version {found}; this server reads {SCHEMA_VERSION}"
+                f"the database holds schema version {found}; this server reads"
+                f" {SCHEMA_VERSION} (and upgrades version 1 in place): a newer splendor made"
+                " it, so serve it with that one"
             )
 
     def close(self) -> None:
@@ -372,13 +443,8 @@ class Store:
 
     def create(self, row: GameRow, moves: Sequence[DecisionRow]) -> None:
         """Store a new game and its decisions (a loaded game has some)."""
-        values = {
-            **{k: getattr(row, k) for k in GameRow.__slots__},
-            "ai_seats": json.dumps(list(row.ai_seats)),
-            "tokens": json.dumps(list(row.tokens)),
-        }
         with self.engine.begin() as c:
-            c.execute(insert(games).values(**values))
+            c.execute(insert(games).values(**_values(row)))
             self._insert(c, row.id, moves)
 
     def append(self, game_id: str, seen: int, move: DecisionRow, after: Position) -> int:
@@ -405,6 +471,43 @@ class Store:
                 )
             )
         return seen + 1
+
+    def seat_change(self, game_id: str, seen: int, **values: Any) -> None:
+        """Change the seats' fields of the game whose ``seating`` is ``seen`` (``tokens``,
+        ``names``: tuples; ``host``, ``invite``: hashes), counting one seat change.
+
+        Raises:
+            Conflict: the seats changed since ``seen`` (nothing written).
+        """
+        for key in ("tokens", "names"):
+            if key in values:
+                values[key] = json.dumps(list(values[key]))
+        with self.engine.begin() as c:
+            done = c.execute(
+                update(games)
+                .where(and_(games.c.id == game_id, games.c.seating == seen))
+                .values(seating=games.c.seating + 1, updated=time.time(), **values)
+            )
+            if done.rowcount != 1:
+                raise Conflict(f"the seats of game {game_id} changed since {seen}")
+
+    def rematch(self, old_id: str, row: GameRow) -> None:
+        """Store ``row``, a new game, as the rematch of ``old_id``, unless that game has one
+        already: one transaction, so of two racing exactly one deals (the other's game is
+        never stored).
+
+        Raises:
+            Conflict: ``old_id`` has its rematch already.
+        """
+        with self.engine.begin() as c:
+            done = c.execute(
+                update(games)
+                .where(and_(games.c.id == old_id, games.c.next_game.is_(None)))
+                .values(next_game=row.id, seating=games.c.seating + 1, updated=time.time())
+            )
+            if done.rowcount != 1:
+                raise Conflict(f"game {old_id} has its rematch already")
+            c.execute(insert(games).values(**_values(row)))
 
     @staticmethod
     def _bump(c: Connection, game_id: str, seen: int, after: Position) -> None:

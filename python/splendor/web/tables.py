@@ -12,6 +12,7 @@ double move. Replayed games are cached by id and version (at most ``max_games``)
 from __future__ import annotations
 
 import asyncio
+import base64
 import functools
 import hashlib
 import hmac
@@ -23,8 +24,8 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, TypeVar
 
 import splendor
 from splendor.errors import SplendorError
@@ -71,18 +72,53 @@ def bearer(header: str | None) -> str:
     return token
 
 
+Kind = Literal["seat", "spectator", "host", "invite"]
+
+
 @dataclass(frozen=True, slots=True)
 class Access:
-    """Who a token is: a seat (``seat``) or a spectator (``seat is None``)."""
+    """Who a token is: a seat (``seat``), or with ``seat is None`` a spectator, the host
+    (who watches as a spectator does and manages the seats) or the invitation."""
 
     row: GameRow
     seat: int | None
+    kind: Kind = "seat"
+    token: str = field(default="", repr=False)
+    """The token itself, for the rematch's tokens derived from it (never stored)."""
+
+    @property
+    def role(self) -> str:
+        """``seat N``'s place in a rematch is found by its seat; the others' by their kind."""
+        return str(self.seat) if self.kind == "seat" else self.kind
 
 
 @dataclass(frozen=True, slots=True)
 class NewTokens:
     seats: list[str | None]
     spectator: str
+    host: str
+    invite: str | None = None
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def next_token(old: str, next_id: str, role: str) -> str:
+    """The token of ``role`` (a seat's number, ``spectator``, ``host``) at the rematch
+    ``next_id`` for the holder of ``old``: derived, so only that holder can have it, asking
+    twice gives the same one (a retry, two browsers on one seat), and the server never holds
+    it: the rematch's row holds the marker :func:`held_for` until it is first asked for, then
+    the token's hash."""
+    mac = hmac.new(old.encode("utf-8", "surrogatepass"), digestmod=hashlib.sha256)
+    mac.update(f"splendor-next|{next_id}|{role}".encode())
+    return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
+
+
+def held_for(role: str) -> str:
+    """The marker a rematch's row holds, in place of a hash, for the token of ``role`` of the
+    game before (no token's hash can equal it: hashes are hex)."""
+    return f"from:{role}"
 
 
 def event_of(row: GameRow) -> GameEvent:
@@ -93,6 +129,8 @@ def event_of(row: GameRow) -> GameEvent:
         current=row.current,
         over=row.over,
         thinking=row.ai_to_move,
+        seating=row.seating,
+        next=row.next_game,
     )
 
 
@@ -174,6 +212,7 @@ class Tables:
         cached = self.cache.get(row.id)
         if cached is not None and cached.version == row.version:
             self.cache.move_to_end(row.id)
+            cached.seat_names = row.names
             return cached
 
         def read() -> Game:
@@ -189,6 +228,7 @@ class Tables:
 
         game = await self.read(read)
         self.remember(game)
+        game.seat_names = row.names  # they change without a move: the row read now has them
         return game
 
     async def row(self, game_id: str) -> GameRow | None:
@@ -198,7 +238,9 @@ class Tables:
         """Who the request's token is at ``game_id`` (401 without one, 403 if it is wrong)."""
         token = bearer(authorization)
         row = await self.row(game_id) if GAME_ID.fullmatch(game_id) else None
-        hashes: list[str | None] = [_NO_GAME] if row is None else [*row.tokens, row.spectator]
+        hashes: list[str | None] = (
+            [_NO_GAME] if row is None else [*row.tokens, row.spectator, row.host, row.invite]
+        )
         given = token_hash(token)
         found: int | None = None
         # Every hash compared, in constant time, whatever matches.
@@ -207,24 +249,56 @@ class Tables:
                 found = i
         if row is None or found is None:
             raise WrongToken("this token is not one of this game's (or there is no such game)")
-        return Access(row, None if found == row.players else found)
+        if found < row.players:
+            return Access(row, found, "seat", token)
+        kinds: tuple[Kind, ...] = ("spectator", "host", "invite")
+        return Access(row, None, kinds[found - row.players], token)
+
+    async def still_valid(self, who: Access) -> bool:
+        """Whether ``who``'s token is still its game's (the host may have replaced it)."""
+        row = await self.row(who.row.id)
+        if row is None:  # pragma: no cover - games are never deleted
+            return False
+        kept = {
+            "seat": row.tokens[who.seat] if who.seat is not None else None,
+            "spectator": row.spectator,
+            "host": row.host,
+            "invite": row.invite,
+        }[who.kind]
+        return kept is not None and hmac.compare_digest(kept, token_hash(who.token))
 
     # ---- changes --------------------------------------------------------------------
 
-    async def create(self, game: Game) -> NewTokens:
-        """Store a new game (dealt or loaded) with fresh tokens; the AI starts if it is to."""
+    async def create(
+        self,
+        game: Game,
+        open_seats: Sequence[int] = (),
+        names: Sequence[str | None] = (),
+    ) -> NewTokens:
+        """Store a new game (dealt or loaded) with fresh tokens: one per human seat but the
+        ``open_seats`` (claimed later through the invitation's token, made when there is
+        one), the spectators', the host's; ``names``: the seats' display names. The AI
+        starts if it is to."""
         seats: list[str | None] = [
-            None if s in game.ai_seats else secrets.token_urlsafe(32) for s in range(game.players)
+            None if s in game.ai_seats or s in open_seats else new_token()
+            for s in range(game.players)
         ]
-        spectator = secrets.token_urlsafe(32)
+        spectator, host = new_token(), new_token()
+        invite = new_token() if open_seats else None
         hashes = tuple(None if t is None else token_hash(t) for t in seats)
-        row = game.row(hashes, token_hash(spectator))
+        row = replace(
+            game.row(hashes, token_hash(spectator)),
+            host=token_hash(host),
+            invite=None if invite is None else token_hash(invite),
+            names=tuple(list(names) + [None] * (game.players - len(names))),
+        )
         moves = [game.decision(i) for i in range(game.steps)]
         await self.call(self.store.create, row, moves)
         game.version = 0
+        game.seat_names = row.names
         self.remember(game)
-        self.after_change(game)
-        return NewTokens(seats, spectator)
+        self.after_change(game, row)
+        return NewTokens(seats, spectator, host, invite)
 
     async def change(
         self, game_id: str, seen: int | None, act: Callable[[Game], int | None]
@@ -264,10 +338,12 @@ class Tables:
                 raise
             game.version = row.version + 1
             self.remember(game)
-        self.after_change(game)
+        self.after_change(game, row)
         return game
 
-    def after_change(self, game: Game) -> None:
+    def after_change(self, game: Game, row: GameRow) -> None:
+        """Tell the streams of ``game``'s new position (``row``: its row before the change,
+        whose seats it kept); the AI plays if it is to."""
         where = game.position()
         self.hub.notify(
             game.game_id,
@@ -277,10 +353,16 @@ class Tables:
                 current=where.current,
                 over=where.over,
                 thinking=where.ai_to_move,
+                seating=row.seating,
+                next=row.next_game,
             ),
         )
         if game.thinking:
             self.schedule_ai(game.game_id)
+
+    def seats_changed(self, row: GameRow) -> None:
+        """Tell the streams of a game whose seats changed (``row``: as it is now)."""
+        self.hub.notify(row.id, event_of(row))
 
     # ---- the AI's seats -------------------------------------------------------------
 

@@ -8,7 +8,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.types import Receive, Scope, Send
 
@@ -19,7 +19,9 @@ from splendor.web.access import Client, Seat, ServerDep, Viewer
 from splendor.web.ai import choose, plan_move
 from splendor.web.boards import board_svg
 from splendor.web.errors import SaveRefused
+from splendor.web.events import newer
 from splendor.web.games import PLAYERS, Game, check_turn
+from splendor.web.seating import check_seating
 from splendor.web.snapshots import snapshot, table_links
 from splendor.web.tables import event_of
 
@@ -30,8 +32,9 @@ router = APIRouter(prefix="/api/v1/games", tags=["games"])
 
 
 @router.post("", response_model=m.NewTable, status_code=201)
-async def new_game(req: m.NewGame, srv: ServerDep, client: Client) -> m.NewTable:
-    """Deal a new table: one secret token (and link) per human seat, and the spectators'.
+async def new_game(req: m.NewGame, srv: ServerDep, client: Client, request: Request) -> m.NewTable:
+    """Deal a new table: one secret token (and link) per human seat but the open ones, the
+    spectators', the host's, and the invitation's when seats are open.
 
     The server plays the AI's seats itself.
     """
@@ -41,26 +44,28 @@ async def new_game(req: m.NewGame, srv: ServerDep, client: Client) -> m.NewTable
         )
     plan_move(req.bot, None, None, srv.tables.limits, (req.variant, req.players))
     game = srv.dealer.deal(req.variant, req.players, req.seed, req.ai_seats, req.bot)
+    check_seating(game.players, game.ai_seats, req.open_seats, req.names)
     srv.clients.table_made(client)
-    return table_links(game, await srv.tables.create(game))
+    made = await srv.tables.create(game, sorted(set(req.open_seats)), req.names)
+    return table_links(game, made, srv.hosting.base(request))
 
 
 @router.post("/load", response_model=m.NewTable, status_code=201)
-async def load(req: m.SavedGame, srv: ServerDep, client: Client) -> m.NewTable:
+async def load(req: m.SavedGame, srv: ServerDep, client: Client, request: Request) -> m.NewTable:
     """Continue a saved game (the JSON of ``GET /api/v1/games/{id}/save``) at a new table."""
     start = json.dumps(req.start)
     first = splendor.from_json(start)  # InvalidStateError for a bad start
     plan_move(req.bot, None, None, srv.tables.limits, (first.variant, first.num_players))
     game = srv.dealer.make(start, req.ai_seats, req.bot, req.actions)
     srv.clients.table_made(client)
-    return table_links(game, await srv.tables.create(game))
+    return table_links(game, await srv.tables.create(game), srv.hosting.base(request))
 
 
 @router.get("/{game_id}", response_model=m.GameSnapshot)
 async def get_game(who: Viewer, srv: ServerDep) -> m.GameSnapshot:
     """What the token's seat sees of the game (its legal actions when it is to decide);
     a spectator's token: the public information until the game is over."""
-    return snapshot(await srv.tables.game(who.row), who.seat)
+    return snapshot(await srv.tables.game(who.row), who.seat, who.row)
 
 
 @router.post("/{game_id}/actions", response_model=m.GameSnapshot)
@@ -70,7 +75,8 @@ async def act(req: m.ActionRequest, me: Seat, srv: ServerDep) -> m.GameSnapshot:
     def play(game: Game) -> None:
         game.apply(me.seat, req.action)
 
-    return snapshot(await srv.tables.change(me.access.row.id, req.version, play), me.seat)
+    changed = await srv.tables.change(me.access.row.id, req.version, play)
+    return snapshot(changed, me.seat, me.access.row)
 
 
 @router.post("/{game_id}/hint", response_model=m.MoveResponse)
@@ -94,7 +100,7 @@ async def undo(req: m.UndoRequest, me: Seat, srv: ServerDep) -> m.GameSnapshot:
     decision, not two; ``undo_refused`` when another person has moved since; ``game_over``
     once the game is over)."""
     changed = await srv.tables.change(me.access.row.id, req.version, lambda g: g.undo(me.seat))
-    return snapshot(changed, me.seat)
+    return snapshot(changed, me.seat, me.access.row)
 
 
 @router.get("/{game_id}/save", response_model=m.SavedGame)
@@ -154,27 +160,40 @@ class HeldStream(StreamingResponse):
 )
 async def events(who: Viewer, srv: ServerDep, client: Client) -> StreamingResponse:
     """Server-sent events: ``event: game`` with ``{version, step, current, over,
-    thinking}`` at once and after every change of the game (made by any server
-    process), and a ``: keepalive`` comment every 15 s. Refetch the snapshot on each.
-    A client may hold ``max_streams_per_client`` streams at once (429 beyond)."""
+    thinking, seating, next, connected}`` at once and after every change of the game or
+    its seats (made by any server process) and when a seat's stream opens or ends here,
+    and a ``: keepalive`` comment every 15 s. Refetch the snapshot when ``version`` or
+    ``seating`` changed; ``next``, once set, is the rematch (``POST .../next``). A stream
+    whose token is replaced ends. A client may hold ``max_streams_per_client`` streams at
+    once (429 beyond)."""
     tables, game_id = srv.tables, who.row.id
     slot = srv.clients.stream(client)
     slot.__enter__()  # 429 here, before the response starts, when the client holds too many
 
     async def stream() -> AsyncIterator[str]:
-        sent: int | None = None
-        state: m.GameEvent | None = event_of(who.row)
-        async with tables.hub.watch(game_id) as woken:
+        sent = ""
+        state: m.GameEvent = event_of(who.row)
+        checked = state.seating
+        async with tables.hub.watch(game_id, who.seat) as woken:
             while not tables.hub.closed:
-                if state is not None and state.version != sent:
-                    sent = state.version
-                    yield f"event: game\ndata: {state.model_dump_json()}\n\n"
+                if state.seating != checked:
+                    # The seats changed: a token replaced since loses its stream at once.
+                    checked = state.seating
+                    if not await tables.still_valid(who):
+                        return
+                now = state.model_copy(update={"connected": tables.hub.connected(game_id)})
+                data = now.model_dump_json()
+                if data != sent:
+                    sent = data
+                    yield f"event: game\ndata: {data}\n\n"
                 try:
                     await asyncio.wait_for(woken.wait(), KEEPALIVE_S)
                 except asyncio.TimeoutError:
                     yield ": keepalive\n\n"
                 woken.clear()
-                state = tables.hub.latest(game_id) or state
+                latest = tables.hub.latest(game_id)
+                if latest is not None:
+                    state = newer(state, latest)
 
     released = False
 
