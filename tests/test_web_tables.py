@@ -8,6 +8,7 @@ stream tells every browser of every change.
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 import time
@@ -46,6 +47,14 @@ def requests(table: Table) -> list[tuple[str, str, Any]]:
         ("GET", f"{base}/save", None),
         ("GET", f"{base}/replay?step=0", None),
         ("GET", f"{base}/events", None),
+        ("GET", f"{base}/host", None),
+        ("POST", f"{base}/seats/0/link", None),
+        ("POST", f"{base}/invite", None),
+        ("GET", f"{base}/invite", None),
+        ("POST", f"{base}/claim", {"name": "Eve"}),
+        ("POST", f"{base}/name", {"name": "Eve"}),
+        ("POST", f"{base}/rematch", None),
+        ("POST", f"{base}/next", None),
     ]
 
 
@@ -116,6 +125,65 @@ def test_every_endpoint_refuses_a_missing_wrong_or_other_games_token(client: Tes
     # Nothing changed, in the database or in what the seats see.
     assert stored(client, table.id) == before
     assert table.get(0) == snapshot
+
+
+def test_each_token_does_only_what_it_is_for(client: TestClient) -> None:
+    """The host's token manages the seats and watches; the invitation's claims a seat and
+    shows the table; a seat's or a spectator's does neither. Each refusal changes nothing."""
+    r = client.post(
+        "/api/v1/games",
+        json={"variant": "base", "players": 3, "ai_seats": [2], "open_seats": [1], "seed": 2},
+    )
+    table = Table(client, r.json())
+    host = {"Authorization": f"Bearer {table.made['host']['token']}"}
+    invite = {"Authorization": f"Bearer {table.made['invite']['token']}"}
+    base = f"/api/v1/games/{table.id}"
+    before = stored(client, table.id)
+    refused = [
+        (host, "POST", "/actions", {"action": 0}, 403, "spectator"),
+        (host, "POST", "/hint", {}, 403, "spectator"),
+        (host, "POST", "/undo", {"version": 0}, 403, "spectator"),
+        (host, "POST", "/name", {"name": "Eve"}, 403, "spectator"),
+        (host, "POST", "/claim", {"name": "Eve"}, 403, "invite_only"),
+        (host, "GET", "/invite", None, 403, "invite_only"),
+        (table.auth(0), "GET", "/host", None, 403, "host_only"),
+        (table.auth(0), "POST", "/seats/1/link", None, 403, "host_only"),
+        (table.auth(0), "POST", "/invite", None, 403, "host_only"),
+        (table.auth(0), "POST", "/claim", {"name": "Eve"}, 403, "invite_only"),
+        (table.auth(None), "GET", "/host", None, 403, "host_only"),
+        (table.auth(None), "POST", "/claim", {"name": "Eve"}, 403, "invite_only"),
+        (table.auth(None), "POST", "/rematch", None, 403, "spectator"),
+        (table.auth(None), "POST", "/name", {"name": "Eve"}, 403, "spectator"),
+        (table.auth(0), "POST", "/rematch", None, 409, "game_not_over"),
+        (table.auth(0), "POST", "/next", None, 409, "no_rematch"),
+    ]
+    for what in (
+        "",
+        "/actions",
+        "/hint",
+        "/undo",
+        "/save",
+        "/replay?step=0",
+        "/events",
+        "/host",
+        "/seats/0/link",
+        "/invite",
+        "/name",
+        "/rematch",
+        "/next",
+    ):
+        method = "GET" if what in ("", "/save", "/replay?step=0", "/events", "/host") else "POST"
+        code = "host_only" if what in ("/host", "/seats/0/link") else "invitation"
+        if what == "/invite":
+            code = "host_only"
+        refused.append((invite, method, what, {}, 403, code))
+    for headers, method, what, body, status, code in refused:
+        error(send(client, method, base + what, body, headers), status, code)
+    assert stored(client, table.id) == before
+    # What each may do.
+    assert client.get(f"{base}/host", headers=host).status_code == 200
+    assert client.get(base, headers=host).json()["viewer"] is None
+    assert client.get(f"{base}/invite", headers=invite).json()["open_seats"] == 1
 
 
 def test_a_seat_sees_its_view_and_a_spectator_the_public_one(client: TestClient) -> None:
@@ -309,7 +377,7 @@ def test_the_event_stream_tells_of_every_change(
             seen = events_of(lines)
             # Versions never go back, and no event repeats the one before it.
             assert [e["version"] for e in seen] == sorted(e["version"] for e in seen)
-            assert all(a != b for a, b in zip(seen, seen[1:], strict=False))
+            assert all(a != b for a, b in itertools.pairwise(seen))
             assert any(e["thinking"] for e in seen) or seen[-1]["version"] == 2
             assert seen[-1] == {
                 "version": 2,

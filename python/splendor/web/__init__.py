@@ -68,7 +68,7 @@ def serve(
     # uvicorn's own middleware, with X-Forwarded-Host added (ForwardedHeaders), so uvicorn's
     # copy is off.
     config = uvicorn.Config(
-        ForwardedHeaders(app, trusted),
+        ForwardedHeaders(app, trusted),  # type: ignore[arg-type]  # FastAPI's ASGI types
         host=host,
         port=port,
         log_level="info",

@@ -3,8 +3,8 @@
 A change made by this process hands the game's new state to its watchers at once
 (:meth:`Hub.notify`). Changes made by another server process on the same database are seen
 by the poller (one query every :data:`POLL_S` seconds over the games someone here watches),
-which hands them over too. So a stream reads the database only when it starts (and when the seats change: a seat
-whose link was replaced loses its stream).
+which hands them over too. So a stream reads the database only when it starts, and when
+the seats change (a seat whose link was replaced loses its stream).
 
 The hub also knows which seats have a stream open here (``connected``): a stream's arrival
 or end wakes the game's other streams, so the host sees who is at the table. With several

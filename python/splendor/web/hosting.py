@@ -167,7 +167,8 @@ class Hosting:
             return self.public_url
         base = str(request.base_url)  # scheme (forwarded), host, root path
         if self.network_url is not None and is_loopback(request.url.hostname or ""):
-            return self.network_url.rstrip("/") + request.scope.get("root_path", "") + "/"
+            root_path = str(request.scope.get("root_path", ""))
+            return self.network_url.rstrip("/") + root_path + "/"
         return base if base.endswith("/") else base + "/"
 
 

@@ -16,6 +16,8 @@ same one, and no token is ever stored in plain.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -87,7 +89,8 @@ class Seating:
                 raise WrongToken("no such game")
             values, answer = change(row)  # raises (nothing written) when it may not be made
             try:
-                await tables.call(tables.store.seat_change, game_id, row.seating, **values)
+                write = functools.partial(tables.store.seat_change, **values)
+                await tables.call(write, game_id, row.seating)
             except Conflict:
                 continue
             tables.seats_changed(replace(row, seating=row.seating + 1, **values))
@@ -261,10 +264,9 @@ class Seating:
             tokens[seat] = want
             return {"tokens": tuple(tokens)}, True
 
-        try:
+        # Asked for before (a retry, another browser of the same seat): the same token.
+        with contextlib.suppress(_AlreadyThere):
             await self._change(next_id, change)
-        except _AlreadyThere:
-            pass  # asked for before (a retry, another browser of the same seat): the same
         kind: Any = "seat" if seat is not None else who.kind
         return m.NextLink(game_id=next_id, role=kind, seat=seat, token=token, link=""), token
 

@@ -52,8 +52,9 @@ async def invite_view(who: Invitee, srv: ServerDep) -> m.InviteView:
 
 @router.post("/{game_id}/claim", response_model=m.SeatToken)
 async def claim(req: m.NameRequest, who: Invitee, srv: ServerDep, request: Request) -> m.SeatToken:
-    """The first open seat, under the display name ``name`` (at most 24 characters): its own token and link. One claim per seat: when two claim the last one
-    at once, exactly one gets it, the other 409 ``no_open_seat``."""
+    """The first open seat, under the display name ``name`` (at most 24 characters): its
+    own token and link. One claim per seat: when two claim the last one at once, exactly
+    one gets it, the other 409 ``no_open_seat``."""
     seat, token = await seating(srv).claim(who, req.name)
     base = srv.hosting.base(request)
     return m.SeatToken(
