@@ -266,7 +266,7 @@ class Game:
             winners=list(outcome.winners),
             reason=str(outcome.reason),
             returns=outcome.returns(),
-            standings=table,
+            standings=[s.model_copy(update={"name": self.name(s.seat)}) for s in table],
             decided_by=decided_by,
         )
 

@@ -320,6 +320,7 @@ class Standing(BaseModel):
     seat: int
     points: int
     cards: int = Field(description="Cards bought (recruited), the base game's tie-break")
+    name: str | None = Field(default=None, description="The seat's display name (as text)")
 
 
 class ResultModel(BaseModel):
