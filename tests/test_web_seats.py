@@ -105,6 +105,8 @@ def test_a_table_with_an_open_seat_the_host_link_and_the_invitation(client: Test
     # The host watches as a spectator does: the public view, no legal moves.
     watched = client.get(f"/api/v1/games/{table.id}", headers=auth(host)).json()
     assert watched["viewer"] is None and watched["view"]["decks"] is None
+    assert watched["access"] == "host" and table.get(None)["access"] == "spectator"
+    assert table.get(0)["access"] == "seat"
 
 
 def test_a_race_for_the_last_open_seat_gives_it_to_exactly_one(client: TestClient) -> None:

@@ -343,6 +343,11 @@ class GameSnapshot(BaseModel):
     variant: str
     players: int
     viewer: int | None = Field(description="The token's seat; None for a spectator")
+    access: Literal["seat", "spectator", "host"] = Field(
+        default="seat",
+        description="What the token is: a seat's, the spectators' or the host's (who watches"
+        " as a spectator does and manages the seats)",
+    )
     seat: int | None = Field(description="The same as `viewer`")
     seats: list[SeatRole]
     version: int = Field(description="Counts every change of the game (a move, an undo)")

@@ -45,7 +45,9 @@ def table_links(game: Game, tokens: NewTokens, base: str) -> m.NewTable:
     )
 
 
-def snapshot(game: Game, viewer: int | None, row: GameRow | None = None) -> m.GameSnapshot:
+def snapshot(
+    game: Game, viewer: int | None, row: GameRow | None = None, access: str = "seat"
+) -> m.GameSnapshot:
     """What ``viewer`` (None: a spectator, or the host) sees of ``game``: nothing it may
     not see (``row``: the game's row, for its seats' changes and its rematch)."""
     state = game.state
@@ -68,6 +70,7 @@ def snapshot(game: Game, viewer: int | None, row: GameRow | None = None) -> m.Ga
         variant=state.variant,
         players=game.players,
         viewer=viewer,
+        access="seat" if viewer is not None else ("host" if access == "host" else "spectator"),
         seat=viewer,
         seats=[
             m.SeatRole(seat=s, role="ai" if s in game.ai_seats else "human", name=game.name(s))

@@ -65,7 +65,7 @@ async def load(req: m.SavedGame, srv: ServerDep, client: Client, request: Reques
 async def get_game(who: Viewer, srv: ServerDep) -> m.GameSnapshot:
     """What the token's seat sees of the game (its legal actions when it is to decide);
     a spectator's token: the public information until the game is over."""
-    return snapshot(await srv.tables.game(who.row), who.seat, who.row)
+    return snapshot(await srv.tables.game(who.row), who.seat, who.row, who.kind)
 
 
 @router.post("/{game_id}/actions", response_model=m.GameSnapshot)
