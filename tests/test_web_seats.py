@@ -405,3 +405,37 @@ CREATE TABLE decisions (
 );
 """
 """Schema 1 as SQLAlchemy made it on SQLite (the release before host links)."""
+
+
+def test_seat_changes_made_by_another_process_reach_the_streams(client: TestClient) -> None:
+    """A claim written by another server process (here, straight to the database) reaches
+    this process's streams through the poller; a seat's stream makes it connected, and its
+    end disconnects it."""
+    table, made = game_night(client)
+    host = made["host"]["token"]
+    lines: list[str] = []
+    stop = threading.Event()
+    path = f"/api/v1/games/{table.id}/events"
+    with client.stream("GET", path, headers=auth(host)) as stream:
+        reader = threading.Thread(target=read_events, args=(stream, lines, stop), daemon=True)
+        reader.start()
+        wait_for(lambda: events_of(lines) and events_of(lines)[-1]["connected"] == [])
+        row = tables(client).store.game(table.id)
+        tokens = (row.tokens[0], _hash("elsewhere"), None)
+        tables(client).store.seat_change(table.id, row.seating, tokens=tokens)
+        wait_for(lambda: events_of(lines)[-1]["seating"] == row.seating + 1)
+        view = client.get(f"/api/v1/games/{table.id}/host", headers=auth(host)).json()
+        assert [s["state"] for s in view["seats"]] == ["taken", "taken", "ai"]
+        seat_lines: list[str] = []
+        seat_stop = threading.Event()
+        with client.stream("GET", path, headers=auth("elsewhere")) as seat_stream:
+            seat_reader = threading.Thread(
+                target=read_events, args=(seat_stream, seat_lines, seat_stop), daemon=True
+            )
+            seat_reader.start()
+            wait_for(lambda: events_of(lines)[-1]["connected"] == [1])
+            view = client.get(f"/api/v1/games/{table.id}/host", headers=auth(host)).json()
+            assert view["seats"][1]["state"] == "connected"
+            seat_stop.set()
+        wait_for(lambda: events_of(lines)[-1]["connected"] == [])
+        stop.set()
