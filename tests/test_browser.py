@@ -364,7 +364,7 @@ def start_table(
         for i in driver.find_elements(By.CSS_SELECTOR, "#links input")
     }
     humans = [s for s in range(players) if s not in ai_seats]
-    assert set(links) == {*map(str, humans), "spectator"}
+    assert set(links) == {*map(str, humans), "spectator", "host"}
     first = links[str(humans[0])] if humans else links["spectator"]
     assert urlsplit(first).fragment == urlsplit(driver.current_url).fragment
     return {"game_id": fragment["game"][0], "token": fragment["token"][0], "links": links}
@@ -461,11 +461,11 @@ def test_a_click_on_a_card_shows_it_and_asks(server: str, browser: WebDriver) ->
     Select(browser.find_element(By.ID, "variant")).select_by_value("base")
     Select(browser.find_element(By.ID, "players")).select_by_value("2")
     Select(browser.find_element(By.ID, "players")).select_by_value("3")
-    roles = [label.text for label in browser.find_elements(By.CSS_SELECTOR, "#seats label")]
+    roles = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#seats .role")]
     assert roles == ["seat 0: human", "seat 1: AI", "seat 2: AI"]
     assert browser.find_element(By.ID, "ai-seat-2").is_selected()
     browser.find_element(By.ID, "ai-seat-2").click()
-    assert browser.find_elements(By.CSS_SELECTOR, "#seats label")[2].text == "seat 2: human"
+    assert browser.find_elements(By.CSS_SELECTOR, "#seats .role")[2].text == "seat 2: human"
     start_table(browser, server, "base", 2, [1], strength="greedy")
     idle(browser)
     board = str(browser.find_element(By.ID, "board").get_attribute("textContent"))

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -234,3 +235,173 @@ def test_the_api_and_its_event_stream_through_nginx_under_a_sub_path(proxied: st
         stream.wait(lambda e: e["version"] >= 3 and e["current"] == 0)
     finally:
         stream.close()
+
+
+# ---- game night in three browsers, through the proxy ------------------------------------------
+
+ANN = "<b>Ann</b>"
+
+
+def fragment(driver: Any) -> dict[str, str]:
+    parts = parse_qs(urlsplit(driver.current_url).fragment)
+    return {k: v[0] for k, v in parts.items()}
+
+
+def shown(driver: Any) -> dict[str, Any]:
+    """The snapshot the page shows (its read-only handle)."""
+    game: dict[str, Any] = driver.execute_script("return window.splendor.game")
+    return game
+
+
+def quick_move(snapshot: dict[str, Any]) -> int:
+    """A move that ends games soon: a buy, else the largest take, else the first."""
+    legal = snapshot["legal"]
+    buys = [a for a in legal if a["text"].split()[0] in ("buy", "recruit")]
+    takes = [a for a in legal if a["text"].startswith("take ")]
+    if buys:
+        return int(buys[0]["id"])
+    if takes:
+        return int(max(takes, key=lambda a: len(a["text"]))["id"])
+    return int(legal[0]["id"])
+
+
+def test_game_night_through_nginx(proxied: str) -> None:
+    """The host makes a 3-seat base table (seat 1 open, seat 2 the AI) as `<b>Ann</b>`; a
+    friend claims the open seat from the invitation; both play to the end through the proxy;
+    the host opens the host link in a fresh browser and gives the friend a new link; Play
+    again moves both browsers to their own seats at a new table."""
+    import random
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from test_browser import idle, new_driver, over, play_one
+
+    host = new_driver()
+    friend = new_driver()
+    later = None
+    try:
+        host.get(proxied)
+        WebDriverWait(host, 20).until(lambda d: d.find_element(By.ID, "new").is_displayed())
+        Select(host.find_element(By.ID, "variant")).select_by_value("base")
+        Select(host.find_element(By.ID, "players")).select_by_value("3")
+        if host.find_element(By.ID, "ai-seat-1").is_selected():
+            host.find_element(By.ID, "ai-seat-1").click()
+        host.find_element(By.ID, "open-seat-1").click()
+        assert host.find_element(By.ID, "ai-seat-2").is_selected()
+        Select(host.find_element(By.ID, "strength")).select_by_value("greedy")
+        host.find_element(By.ID, "my-name").send_keys(ANN)
+        host.find_element(By.ID, "seed").send_keys("11")
+        host.find_element(By.ID, "new").click()
+        WebDriverWait(host, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"))
+        links = {
+            str(i.get_attribute("data-seat")): str(i.get_attribute("value"))
+            for i in host.find_elements(By.CSS_SELECTOR, "#links input")
+        }
+        assert {"0", "spectator", "invite", "host"} <= set(links), links
+        for link in links.values():
+            assert link.startswith(proxied + "#game="), link
+        game_id = fragment(host)["game"]
+        assert fragment(host)["token"] == parse_qs(urlsplit(links["0"]).fragment)["token"][0]
+        # Every address the page asked for is under the proxy's sub-path.
+        requests: list[str] = host.execute_script("return window.__requests")
+        assert requests and all(r.startswith(proxied) for r in requests), requests
+
+        # The friend opens the invitation, types a name and takes the open seat.
+        friend.get(links["invite"])
+        WebDriverWait(friend, 20).until(lambda d: d.find_element(By.ID, "join").is_displayed())
+        friend.find_element(By.ID, "join-name").send_keys("Bob")
+        friend.find_element(By.ID, "join-go").click()
+        WebDriverWait(friend, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"))
+        assert fragment(friend)["game"] == game_id
+        assert shown(friend)["seat"] == 1
+        # The host's name is text everywhere: in the board, the status and the log.
+        WebDriverWait(host, 20).until(lambda d: shown(d)["seats"][1]["name"] == "Bob")
+        for driver in (host, friend):
+            assert not driver.find_elements(By.XPATH, "//*[local-name()='b']")
+            names = [s["name"] for s in shown(driver)["seats"]]
+            assert names == [ANN, "Bob", None]
+        assert ANN in friend.find_element(By.ID, "text").get_attribute("textContent")
+        svg_text = friend.execute_script(
+            "return [...document.querySelectorAll('#board text')].map(t => t.textContent).join('|')"
+        )
+        assert f"seat 0 ({ANN})" in svg_text
+
+        # Each plays a move by clicking; the AI answers through the proxy's event stream.
+        rng = random.Random(5)
+        idle(host)
+        play_one(host, "base", rng)
+        idle(friend)
+        play_one(friend, "base", rng)
+        idle(host)
+        assert any(ANN in li.text for li in friend.find_elements(By.CSS_SELECTOR, "#log li"))
+        # Then to the end through the proxy, with the tokens the pages hold.
+        tokens = {0: fragment(host)["token"], 1: fragment(friend)["token"]}
+        deadline = time.time() + 240
+        while True:
+            assert time.time() < deadline, "the game did not end"
+            snap = api(proxied, "GET", f"/games/{game_id}", tokens[0])
+            if snap["result"] is not None:
+                break
+            seat = snap["current"]
+            if seat not in tokens:
+                time.sleep(0.05)  # the AI's turn: the server plays it
+                continue
+            mine = api(proxied, "GET", f"/games/{game_id}", tokens[seat])
+            if not mine["legal"]:
+                continue
+            try:
+                api(
+                    proxied,
+                    "POST",
+                    f"/games/{game_id}/actions",
+                    tokens[seat],
+                    {"action": quick_move(mine), "version": mine["version"]},
+                )
+            except urllib.error.HTTPError as exc:
+                assert exc.code == 409, exc.read()
+        for driver in (host, friend):
+            WebDriverWait(driver, 30).until(over)
+        result = friend.find_element(By.ID, "result").text
+        assert result.startswith("Game over") and ANN in result and "Bob" in result
+
+        # The host recovers the friend's link from the host link, in a fresh browser.
+        later = new_driver()
+        later.get(links["host"])
+        WebDriverWait(later, 30).until(lambda d: d.find_element(By.ID, "host-box").is_displayed())
+        row = WebDriverWait(later, 20).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, '#host-seats li[data-seat="1"]')
+        )
+        assert "Bob" in row.text
+        row.find_element(By.TAG_NAME, "button").click()
+        fresh = WebDriverWait(later, 20).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, '#host-links input[data-seat="1"]')
+        )
+        new_link = str(fresh.get_attribute("value"))
+        assert new_link.startswith(proxied + "#game=" + game_id)
+        old = tokens[1]
+        try:
+            api(proxied, "GET", f"/games/{game_id}", old)
+            raise AssertionError("the old link still works")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 403
+        friend.get(new_link)
+        WebDriverWait(friend, 30).until(lambda d: fragment(d)["token"] != old and over(d))
+
+        # Play again: both browsers move to their own new seats.
+        host.find_element(By.ID, "again").click()
+        for driver, seat in ((host, 2), (friend, 0)):
+            WebDriverWait(driver, 30).until(
+                lambda d: (
+                    fragment(d)["game"] != game_id
+                    and shown(d) is not None
+                    and shown(d)["game_id"] == fragment(d)["game"]
+                )
+            )
+            assert shown(driver)["seat"] == seat
+        assert fragment(host)["game"] == fragment(friend)["game"]
+        assert fragment(host)["token"] != fragment(friend)["token"]
+        assert [s["name"] for s in shown(friend)["seats"]] == ["Bob", None, ANN]
+    finally:
+        for driver in (host, friend, later):
+            if driver is not None:
+                driver.quit()

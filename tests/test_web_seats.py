@@ -180,9 +180,9 @@ def test_names_are_text_everywhere(client: TestClient) -> None:
 
 
 def _picks(snap: dict[str, Any]) -> list[str]:
-    from splendor.web.games import picks_of
+    from splendor.web.picks import picks_of
 
-    return picks_of([a["text"] for a in snap["legal"]])
+    return picks_of(snap["variant"], [a["text"] for a in snap["legal"]])
 
 
 def test_the_host_gives_a_lost_link_anew_and_the_old_one_dies_at_once(

@@ -10,7 +10,18 @@ from fastapi.responses import HTMLResponse, Response
 from splendor.web.errors import ApiError
 
 STATIC = files("splendor.web") / "static"
-_JS_MODULES = ("api", "board", "live", "main", "moves", "panels", "picks", "setup", "state")
+_JS_MODULES = (
+    "api",
+    "board",
+    "live",
+    "main",
+    "moves",
+    "panels",
+    "picks",
+    "seats",
+    "setup",
+    "state",
+)
 """The page's ES modules, under ``static/js/`` (main.js imports the others)."""
 STATIC_FILES = {
     "style.css": "text/css",

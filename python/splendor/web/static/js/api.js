@@ -9,10 +9,12 @@ export function apiUrl(path) {
   return new URL(`api/v1${path}`, document.baseURI).href;
 }
 
-// The page's own address with another fragment: the link of a seat or of the spectators
-// (the server names them by their fragment, `/#game=ID&token=T`).
+// A link of a seat, the spectators, the host or the invitation, as the server made it: an
+// absolute address friends can open (the server's --public-url, the address behind its
+// proxy, its network address rather than 127.0.0.1), resolved against the page's own
+// address should it be relative.
 export function pageLink(link) {
-  return new URL(link.slice(link.indexOf("#")), document.baseURI).href;
+  return new URL(link, document.baseURI).href;
 }
 
 export function headers() {

@@ -2,8 +2,9 @@
 // send a header). Each event names the game's version, and a new version means a new
 // snapshot. A dropped stream (a network hiccup, a server restart) is reopened with backoff
 // (0.5 s doubling to 5 s), and the snapshot fetched again once it is back.
-import { apiUrl, call, errorText, gamePath, headers } from "./api.js";
+import { apiUrl, call, gamePath, headers } from "./api.js";
 import { accept, say, setConn } from "./panels.js";
+import { drawHost, followRematch, showJoin } from "./seats.js";
 import { $, sleep, state } from "./state.js";
 
 let streamAbort = null; // closes the event stream of the table the page leaves
@@ -37,7 +38,14 @@ export async function follow(mine) {
         return;
       }
       if (!response.ok) {
-        const text = await errorText(response);
+        let body = null;
+        try { body = await response.json(); } catch (_) { body = null; }
+        const text = body && body.error ? body.error.message : `${response.status} ${response.statusText}`;
+        if (body && body.error && body.error.code === "invitation") {
+          setConn("", "");
+          showJoin(); // the invitation's link: a name, then a seat
+          return;
+        }
         if ([401, 403, 404].includes(response.status)) {
           setConn("", "");
           say(`This link does not open a table here: ${text}`, "error");
@@ -93,7 +101,13 @@ function onEvent(block) {
   if (!data || (kind !== "game" && kind !== "message")) return;
   let info = null;
   try { info = JSON.parse(data); } catch (_) { info = null; }
-  if (!state.game || !info || info.version !== state.game.version) refresh();
+  const game = state.game;
+  if (!game || !info || info.version !== game.version || (info.seating ?? 0) !== (game.seating ?? 0)) {
+    refresh();
+  } else if (game.access === "host") {
+    drawHost(); // someone came or went: the host's panel says who is connected
+  }
+  if (info && info.next) followRematch(info.next);
 }
 
 // One snapshot request at a time; events that come meanwhile ask for one more afterwards

@@ -14,6 +14,7 @@ import { follow, stop } from "./live.js";
 import { hint, play, replayTo, save, undo } from "./moves.js";
 import { say, setConn } from "./panels.js";
 import { cancel, onPick } from "./picks.js";
+import { join, playAgain, reinvite } from "./seats.js";
 import { drawLinks, fillPlayers, fillSeats, fillVariants, load, newTable } from "./setup.js";
 import { $, state } from "./state.js";
 
@@ -37,9 +38,18 @@ function route() {
   state.replayStep = null;
   state.lastSeen = null;
   $("start").hidden = next !== null;
+  $("join").hidden = true;
   $("table").hidden = next === null;
   $("new-table").hidden = next === null;
+  $("host-box").hidden = true;
+  $("host-links").innerHTML = "";
+  $("again").hidden = true;
   if (!next) {
+    try {
+      if (!$("my-name").value) $("my-name").value = localStorage.getItem("splendor-name") || "";
+    } catch (_) {
+      // no storage
+    }
     $("where").textContent = "";
     document.title = "splendor: a table for humans and AIs";
     return;
@@ -106,6 +116,9 @@ $("players").addEventListener("change", fillSeats);
 $("strength").addEventListener("change", () => { $("custom-bot").hidden = $("strength").value !== "custom"; });
 $("new-game").addEventListener("submit", newTable);
 $("hint").addEventListener("click", hint);
+$("join-form").addEventListener("submit", join);
+$("again").addEventListener("click", playAgain);
+$("host-invite").addEventListener("click", reinvite);
 $("undo").addEventListener("click", undo);
 $("save").addEventListener("click", save);
 $("load").addEventListener("change", (e) => load(e, "table"));

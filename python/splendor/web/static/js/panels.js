@@ -4,7 +4,8 @@
 // Buttons that play carry what they play (data-action: an action id; data-try: a text the
 // server is asked about, to explain why not); main.js plays them on a click.
 import { clearRings, drawBoard, drawSelection, findPick, focusedPlace } from "./board.js";
-import { $, mySeat, pct, roleOf, state, variantOf, who } from "./state.js";
+import { drawAgain, drawHost } from "./seats.js";
+import { $, label, mySeat, nameOf, pct, roleOf, state, variantOf, who } from "./state.js";
 
 export function say(text, kind = "") {
   $("message").textContent = text;
@@ -17,9 +18,16 @@ export function setConn(text, kind = "") {
 }
 
 // A snapshot is drawn when it is newer than the one shown (answers can cross on the way).
+// Newer: a later version (a move, an undo) or, at the same version, a later change of the
+// seats (a claim, a name, a new link, the rematch).
 export function accept(snapshot) {
   const game = state.game;
-  if (game && snapshot.game_id === game.game_id && (snapshot.version ?? 0) <= (game.version ?? 0)) return false;
+  const stamp = (g) => [g.version ?? 0, g.seating ?? 0];
+  if (game && snapshot.game_id === game.game_id) {
+    const [v, s] = stamp(snapshot);
+    const [v0, s0] = stamp(game);
+    if (v < v0 || (v === v0 && s <= s0)) return false;
+  }
   const first = game === null;
   show(snapshot);
   announce(first);
@@ -45,7 +53,9 @@ function show(snapshot) {
   $("undo").disabled = !snapshot.can_undo;
   $("hint").disabled = snapshot.legal.length === 0;
   $("save").hidden = !(snapshot.result || (seat !== null && humans <= 1));
-  $("where").textContent = `${variantOf(snapshot.variant).title}, ${snapshot.players} seats · ${seat === null ? "watching" : `you are seat ${seat}`}`;
+  const watching = snapshot.access === "host" ? "hosting" : "watching";
+  const me = nameOf(seat);
+  $("where").textContent = `${variantOf(snapshot.variant).title}, ${snapshot.players} seats · ${seat === null ? watching : `you are ${me ? `${me}, ` : ""}seat ${seat}`}`;
   $("where").title = `table ${snapshot.game_id}`;
   const yours = !snapshot.result && seat !== null && snapshot.current === seat;
   document.title = `${yours ? "● your turn · " : ""}splendor: ${seat === null ? "watching" : `seat ${seat}`}`;
@@ -56,6 +66,8 @@ function show(snapshot) {
   drawAi();
   drawResult();
   drawSelection();
+  drawHost();
+  drawAgain();
 }
 
 function drawTurn() {
@@ -74,7 +86,8 @@ function drawTurn() {
     text = `The AI (seat ${game.current}) is thinking…`;
     kind = "thinking";
   } else {
-    text = `Seat ${game.current} (human) to play.`;
+    const name = nameOf(game.current);
+    text = name ? `${name} (seat ${game.current}) to play.` : `Seat ${game.current} (human) to play.`;
     kind = "other";
   }
   if (seat === null) text = `Watching. ${text}`;
@@ -94,13 +107,13 @@ function announce(first) {
       say(game.legal.length ? "Your turn: click the board (or use the keyboard)."
         : mySeat() === null ? "You are watching: the board shows what every player sees." : "");
     }
-    else say($("result").textContent);
+    else say(resultLine());
     return;
   }
   if (index === state.lastSeen) return;
   state.lastSeen = index;
   if (game.result) {
-    say($("result").textContent);
+    say(resultLine());
     return;
   }
   const entry = last || game.log[game.log.length - 1];
@@ -180,6 +193,12 @@ function drawLog() {
   list.scrollTop = list.scrollHeight;
 }
 
+// The result's first line (who won), for the message line.
+export function resultLine() {
+  const head = $("result").querySelector(".result-line");
+  return head ? head.textContent : $("result").textContent;
+}
+
 function drawResult() {
   const game = state.game;
   const box = $("result");
@@ -190,9 +209,28 @@ function drawResult() {
   }
   const r = game.result;
   const names = r.winners.map(who);
-  box.textContent = r.winners.length
+  const head = document.createElement("p");
+  head.className = "result-line";
+  head.textContent = r.winners.length
     ? `Game over (${r.reason}): ${names.join(" and ")} ${r.winners.length > 1 ? "share the win" : "wins"}.`
     : `Game over (${r.reason}): no winner.`;
+  box.replaceChildren(head);
+  // The standings, best first, each seat by its name (as text).
+  if (r.standings && r.standings.length) {
+    const list = document.createElement("ol");
+    list.className = "standings";
+    for (const s of r.standings) {
+      const item = document.createElement("li");
+      item.textContent = `${s.rank}. ${label(s.seat)}: ${s.points} points, ${s.cards} cards`;
+      list.append(item);
+    }
+    box.append(list);
+    if (r.decided_by) {
+      const how = document.createElement("p");
+      how.textContent = `Decided by ${r.decided_by}.`;
+      box.append(how);
+    }
+  }
   box.hidden = false;
   const slider = $("replay-step");
   slider.max = String(game.step);

@@ -32,34 +32,54 @@ export function fillPlayers() {
   fillSeats();
 }
 
-// One box per seat, ticked when the AI plays it, its role in words beside it. Seats that
-// exist keep their role; a seat added by raising the player count is the AI's (seat 0 is
-// yours), and says so.
+// One box per seat, ticked when the AI plays it, its role in words beside it, and for a
+// person's seat a second box: left open, for the invitation's link. Seats that exist keep
+// their role; a seat added by raising the player count is the AI's (seat 0 is yours), and
+// says so.
 export function fillSeats() {
   const n = Number($("players").value);
   const box = $("seats");
-  const old = new Map([...box.querySelectorAll("input")].map((i) => [Number(i.value), i.checked]));
-  box.querySelectorAll("label").forEach((l) => l.remove());
+  const old = new Map([...box.querySelectorAll("input.ai")].map((i) => [Number(i.value), i.checked]));
+  const open = new Map([...box.querySelectorAll("input.open")].map((i) => [Number(i.value), i.checked]));
+  box.querySelectorAll(".seat-line").forEach((l) => l.remove());
   for (let s = 0; s < n; s++) {
+    const line = document.createElement("div");
+    line.className = "seat-line";
     const label = document.createElement("label");
     const input = document.createElement("input");
     input.type = "checkbox";
+    input.className = "ai";
     input.value = String(s);
     input.id = `ai-seat-${s}`;
     input.checked = old.has(s) ? old.get(s) : s !== 0;
     const role = document.createElement("span");
     role.className = "role";
     label.append(input, " ", role);
-    input.addEventListener("change", () => seatRole(label));
-    seatRole(label);
-    box.append(label);
+    const openLabel = document.createElement("label");
+    openLabel.className = "open-seat";
+    const openBox = document.createElement("input");
+    openBox.type = "checkbox";
+    openBox.className = "open";
+    openBox.value = String(s);
+    openBox.id = `open-seat-${s}`;
+    openBox.checked = open.get(s) || false;
+    openLabel.append(openBox, " left open (the invitation)");
+    line.append(label, openLabel);
+    input.addEventListener("change", () => seatRole(line));
+    openBox.addEventListener("change", () => seatRole(line));
+    seatRole(line);
+    box.append(line);
   }
 }
 
-function seatRole(label) {
-  const input = label.querySelector("input");
-  label.querySelector(".role").textContent = `seat ${input.value}: ${input.checked ? "AI" : "human"}`;
-  label.classList.toggle("ai", input.checked);
+function seatRole(line) {
+  const ai = line.querySelector("input.ai");
+  const open = line.querySelector("input.open");
+  open.disabled = ai.checked;
+  if (ai.checked) open.checked = false;
+  const what = ai.checked ? "AI" : open.checked ? "open" : "human";
+  line.querySelector(".role").textContent = `seat ${ai.value}: ${what}`;
+  line.classList.toggle("ai", ai.checked);
 }
 
 function botSpec() {
@@ -69,7 +89,18 @@ function botSpec() {
 
 export async function newTable(event) {
   event.preventDefault();
-  const aiSeats = [...$("seats").querySelectorAll("input:checked")].map((i) => Number(i.value));
+  const aiSeats = [...$("seats").querySelectorAll("input.ai:checked")].map((i) => Number(i.value));
+  const openSeats = [...$("seats").querySelectorAll("input.open:checked")].map((i) => Number(i.value));
+  const n = Number($("players").value);
+  // Your name goes to the first seat that is neither the AI's nor open: yours.
+  const mine = [...Array(n).keys()].find((s) => !aiSeats.includes(s) && !openSeats.includes(s));
+  const name = $("my-name").value.trim();
+  const names = [];
+  if (name && mine !== undefined) {
+    for (let s = 0; s < mine; s++) names.push(null);
+    names.push(name);
+    try { localStorage.setItem("splendor-name", name); } catch (_) { /* private mode */ }
+  }
   const seed = $("seed").value === "" ? null : Number($("seed").value);
   const message = $("start-message");
   message.className = "";
@@ -80,6 +111,8 @@ export async function newTable(event) {
       players: Number($("players").value),
       seed,
       ai_seats: aiSeats,
+      open_seats: openSeats,
+      names,
       bot: botSpec(),
     });
     message.textContent = "";
@@ -91,7 +124,8 @@ export async function newTable(event) {
 }
 
 // A new (or loaded) table: its links are kept for this tab, and the page goes to the first
-// human seat (the spectators' link when the AI plays every seat).
+// human seat with a link (the host's when every person's seat is open, the spectators' when
+// the AI plays every seat).
 function enter(created) {
   try {
     sessionStorage.setItem(`splendor-table-${created.game_id}`, JSON.stringify(created));
@@ -100,7 +134,8 @@ function enter(created) {
   }
   pendingLinks = created;
   const first = created.seats.find((s) => s.role === "human" && s.link);
-  const link = first ? first.link : created.spectator.link;
+  const anyone = created.seats.some((s) => s.role === "human");
+  const link = first ? first.link : anyone ? created.host.link : created.spectator.link;
   location.hash = link.slice(link.indexOf("#"));
   $("links-box").open = true;
 }
@@ -125,11 +160,19 @@ export function drawLinks() {
   }
   $("links-box").hidden = false;
   const rows = created.seats.map((s) => ({
-    label: s.role === "human" ? `seat ${s.seat} (human)` : `seat ${s.seat}: the AI plays it`,
+    label: s.role === "ai" ? `seat ${s.seat}: the AI plays it`
+      : s.open ? `seat ${s.seat}: open (the invitation takes it)`
+        : `seat ${s.seat} (${s.name || "human"})`,
     link: s.link,
-    seat: s.seat,
+    seat: String(s.seat),
   }));
-  rows.push({ label: "spectators", link: created.spectator.link, seat: null });
+  rows.push({ label: "spectators", link: created.spectator.link, seat: "spectator" });
+  if (created.invite) {
+    rows.push({ label: "invitation: send it to the group; each opener takes an open seat", link: created.invite.link, seat: "invite" });
+  }
+  if (created.host) {
+    rows.push({ label: "host: keep it; every seat's state, and a lost link given anew", link: created.host.link, seat: "host" });
+  }
   for (const row of rows) {
     const line = document.createElement("div");
     line.className = "link";
@@ -141,7 +184,7 @@ export function drawLinks() {
       input.readOnly = true;
       input.value = pageLink(row.link);
       input.setAttribute("aria-label", `link of ${row.label}`);
-      input.dataset.seat = row.seat === null ? "spectator" : String(row.seat);
+      input.dataset.seat = row.seat;
       const copy = document.createElement("button");
       copy.type = "button";
       copy.textContent = "Copy";

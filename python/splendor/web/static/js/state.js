@@ -38,9 +38,25 @@ export function roleOf(seat) {
   return game.ai_seats.includes(seat) ? "ai" : "human";
 }
 
+// The display name a person chose for `seat` (null: none; the AI's seats have none). It is
+// text: every caller sets it with textContent, never as markup.
+export function nameOf(seat) {
+  const s = state.game && state.game.seats ? state.game.seats.find((x) => x.seat === seat) : null;
+  return s && s.name ? s.name : null;
+}
+
+// The same name for every page (no "you"): what the final standings say of `seat`.
+export function label(seat) {
+  if (roleOf(seat) === "ai") return `seat ${seat} (AI)`;
+  const name = nameOf(seat);
+  return name ? `${name} (seat ${seat})` : `seat ${seat}`;
+}
+
 export function who(seat) {
-  if (seat === mySeat()) return `seat ${seat} (you)`;
-  return roleOf(seat) === "ai" ? `seat ${seat} (AI)` : `seat ${seat} (human)`;
+  const name = nameOf(seat);
+  if (seat === mySeat()) return name ? `${name} (you)` : `seat ${seat} (you)`;
+  if (roleOf(seat) === "ai") return `seat ${seat} (AI)`;
+  return name ? `${name} (seat ${seat})` : `seat ${seat} (human)`;
 }
 
 export function pct(x) {
