@@ -320,7 +320,7 @@ def test_game_night_through_nginx(proxied: str) -> None:
             assert not driver.find_elements(By.XPATH, "//*[local-name()='b']")
             names = [s["name"] for s in shown(driver)["seats"]]
             assert names == [ANN, "Bob", None]
-        assert ANN in friend.find_element(By.ID, "text").get_attribute("textContent")
+        assert ANN in str(friend.find_element(By.ID, "text").get_attribute("textContent"))
         svg_text = friend.execute_script(
             "return [...document.querySelectorAll('#board text')].map(t => t.textContent).join('|')"
         )
@@ -402,6 +402,6 @@ def test_game_night_through_nginx(proxied: str) -> None:
         assert fragment(host)["token"] != fragment(friend)["token"]
         assert [s["name"] for s in shown(friend)["seats"]] == ["Bob", None, ANN]
     finally:
-        for driver in (host, friend, later):
-            if driver is not None:
-                driver.quit()
+        for opened in (host, friend, later):
+            if opened is not None:
+                opened.quit()
