@@ -121,6 +121,9 @@ STRING_OPTIONS = {
     "--ray": ["", "nonsense", "host:99999", "127.0.0.1:1"],
     "--anchor": ["nonsense", "", "mcts:0", "mcts:100"],
     "--db": ["", "dir", "under_a_file", "mysql://x", "postgresql://x:y@127.0.0.1:1/none"],
+    "--public-url": ["", "example.org/splendor", "ftp://example.org/", "https://x/?a=1"],
+    "--root-path": ["splendor", "http://x/splendor", "/a b", "/a?b", "//x"],
+    "--forwarded-allow-ips": ["", "proxy.lan", "10.0.0.0/33", "1.2.3.4,,", "256.1.1.1"],
 }
 FAST = {
     "demo": ["--quiet"],

@@ -109,6 +109,9 @@ def test_serve_hands_uvicorn_the_proxy_settings(
             serve("127.0.0.1", 8123, ServerLimits(workers=1), str(tmp_path / "g"), **bad)
     with pytest.raises(splendor.ConfigError, match="public-url"):
         serve("127.0.0.1", 8123, None, str(tmp_path / "g"), public_url="example.org")
+    for ips in ("", "proxy.lan", "10.0.0.0/33"):
+        with pytest.raises(splendor.ConfigError, match="forwarded-allow-ips"):
+            serve("127.0.0.1", 8123, None, str(tmp_path / "g"), forwarded_allow_ips=ips)
 
 
 def test_root_paths_and_public_urls_are_normalised() -> None:

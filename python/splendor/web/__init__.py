@@ -44,6 +44,7 @@ def serve(
         default_forwarded_allow_ips,
         hosting_for,
         local_addresses,
+        normal_forwarded_allow_ips,
         normal_public_url,
         normal_root_path,
     )
@@ -51,7 +52,9 @@ def serve(
 
     root_path = normal_root_path(root_path)
     public_url = None if public_url is None else normal_public_url(public_url)
-    trusted = forwarded_allow_ips or default_forwarded_allow_ips()
+    trusted = normal_forwarded_allow_ips(
+        default_forwarded_allow_ips() if forwarded_allow_ips is None else forwarded_allow_ips
+    )
     addresses = local_addresses(WILDCARDS[host]) if host in WILDCARDS else []
     hosting, urls = hosting_for(host, port, public_url, addresses)
     db = str(default_path()) if db is None else db

@@ -189,6 +189,30 @@ def hosting_for(
     return Hosting(network_url=url_of(host, port)), [url_of(host, port)]
 
 
+def normal_forwarded_allow_ips(ips: str) -> str:
+    """``--forwarded-allow-ips`` checked: ``*``, or addresses and networks separated by
+    commas (uvicorn would take a typo for a host name and trust nothing).
+
+    Raises:
+        ConfigError: an empty list, or an item that is no address or network.
+    """
+    items = [i.strip() for i in ips.split(",")]
+    if ips.strip() == "*":
+        return "*"
+    for item in items:
+        try:
+            if "/" in item:
+                ipaddress.ip_network(item, strict=False)
+            else:
+                ipaddress.ip_address(item)
+        except ValueError:
+            raise ConfigError(
+                f"--forwarded-allow-ips {ips!r}: {item!r} is no address or network; name the"
+                " proxies as 127.0.0.1, 10.0.0.0/8 (commas between), or * for any"
+            ) from None
+    return ",".join(items)
+
+
 def default_forwarded_allow_ips() -> str:
     """uvicorn's default: ``$FORWARDED_ALLOW_IPS``, else ``127.0.0.1``."""
     return os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
