@@ -55,6 +55,9 @@ def requests(table: Table) -> list[tuple[str, str, Any]]:
         ("POST", f"{base}/name", {"name": "Eve"}),
         ("POST", f"{base}/rematch", None),
         ("POST", f"{base}/next", None),
+        ("POST", f"{base}/review", None),
+        ("GET", f"{base}/review", None),
+        ("GET", f"{base}/review/board?decision=0", None),
     ]
 
 

@@ -68,6 +68,7 @@ from splendor.errors import (
     IllegalActionError,
     InvalidActionError,
     InvalidStateError,
+    SplendorError,
 )
 from splendor.nets import resolve_bot_spec
 from splendor.reference.rng import SplitMix64
@@ -99,6 +100,11 @@ WORST = 3
 
 #: The JSON format of a saved web game (``GET /api/v1/games/{id}/save``).
 WEB_GAME_FORMAT = "splendor-web-game"
+
+
+class ReviewStopped(SplendorError):
+    """The review was stopped through its ``stop`` event before it was done (a server
+    shutting down): no review is returned."""
 
 
 def grade_of(loss: float, preferred: bool) -> str:
@@ -509,6 +515,7 @@ def _run(
     seed: int,
     threads: int,
     progress: Callable[[int, int], object] | None,
+    stop: threading.Event | None = None,
 ) -> list[DecisionReview]:
     """Each position's review, in order; ``threads`` of them at once.
 
@@ -517,6 +524,9 @@ def _run(
     ``stop`` event: Python's signal handlers run only on the main thread) and waited
     for, a fraction of a second, and the interrupt is raised again: nothing is left
     running.
+
+    ``stop`` (set by another thread): the searches under way end early, the positions
+    not started are dropped, and :class:`ReviewStopped` is raised.
     """
     total = len(positions)
     done: list[DecisionReview | None] = [None] * total
@@ -524,10 +534,13 @@ def _run(
         progress(0, total)
     if threads == 1:
         for k, pos in enumerate(positions):
-            done[k] = _search_position(pos, plan, _position_seed(seed, pos.index))
-            if progress is not None:
+            if stop is not None and stop.is_set():
+                break
+            done[k] = _search_position(pos, plan, _position_seed(seed, pos.index), stop)
+            if progress is not None and done[k] is not None:
                 progress(k + 1, total)
-        return [d for d in done if d is not None]
+        return _finished(done, stop)
+    outer = stop
     stop = threading.Event()
 
     def one(k: int) -> tuple[int, DecisionReview | None]:
@@ -545,6 +558,8 @@ def _run(
             ready, pending = concurrent.futures.wait(
                 pending, timeout=0.1, return_when=concurrent.futures.FIRST_COMPLETED
             )
+            if outer is not None and outer.is_set():
+                stop.set()
             for f in ready:
                 k, d = f.result()
                 done[k] = d
@@ -556,6 +571,15 @@ def _run(
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
+    return _finished(done, outer)
+
+
+def _finished(
+    done: list[DecisionReview | None], stop: threading.Event | None
+) -> list[DecisionReview]:
+    """Every decision's review, or :class:`ReviewStopped` when ``stop`` cut it short."""
+    if (stop is not None and stop.is_set()) or any(d is None for d in done):
+        raise ReviewStopped("the review was stopped before it was done")
     return [d for d in done if d is not None]
 
 
@@ -569,6 +593,7 @@ def review(
     seed: int = 0,
     threads: int = 1,
     progress: Callable[[int, int], object] | None = None,
+    stop: threading.Event | None = None,
 ) -> Review:
     """Reviews a finished game: every decision searched from the mover's information,
     graded by its loss against the AI's preferred move (see :mod:`splendor.review`).
@@ -586,6 +611,9 @@ def review(
         threads: Positions searched at once (the result does not depend on it).
         progress: Called as ``progress(done, total)`` before the first position and
             after each one.
+        stop: A ``threading.Event``: set from another thread, it stops the review
+            within a fraction of a second (each search polls it), which then raises
+            :class:`ReviewStopped` (a server shutting down stops its reviews so).
 
     Raises:
         GameNotOverError: The game is not finished (a live game is not reviewed).
@@ -597,6 +625,7 @@ def review(
         NetworkError: A bad network file.
         KeyboardInterrupt: Ctrl-C; the searches under way are stopped and waited for
             (a fraction of a second), none is left running.
+        ReviewStopped: ``stop`` was set before the review was done.
     """
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ConfigError(f"seed must be an integer between 0 and 2**64 - 1, got {seed!r}")
@@ -604,6 +633,8 @@ def review(
         raise ConfigError(f"threads must be an integer between 1 and 256, got {threads!r}")
     if progress is not None and not callable(progress):
         raise ConfigError("progress must be callable as progress(done, total)")
+    if stop is not None and not isinstance(stop, threading.Event):
+        raise ConfigError(f"stop must be a threading.Event, not {type(stop).__name__}")
     start, ids = load_game(game, actions)
     state = start.clone()
     positions = []
@@ -619,7 +650,7 @@ def review(
             " play): only a finished game is reviewed"
         )
     plan = _plan(bot, start.variant, start.num_players, iterations)
-    decisions = _run(positions, plan, seed, threads, progress)
+    decisions = _run(positions, plan, seed, threads, progress, stop)
     return Review(
         variant=start.variant,
         players=start.num_players,
@@ -702,6 +733,7 @@ __all__ = [
     "DecisionReview",
     "MoveHint",
     "Review",
+    "ReviewStopped",
     "SeatReview",
     "accuracy_of",
     "grade_of",

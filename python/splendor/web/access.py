@@ -20,18 +20,21 @@ from splendor.web.clients import ClientBounds, Searches
 from splendor.web.errors import HostOnly, InvitationOnly, InviteOnly, SpectatorOnly
 from splendor.web.games import Dealer
 from splendor.web.hosting import Hosting
+from splendor.web.reviews import Reviews
 from splendor.web.tables import Access, Tables
 
 
 @dataclass(frozen=True)
 class Server:
-    """What the routes share: the tables, the dealer, the search pool and the client bounds."""
+    """What the routes share: the tables, the dealer, the search pool, the client bounds and
+    the reviews."""
 
     tables: Tables
     dealer: Dealer
     searches: Searches
     clients: ClientBounds
     hosting: Hosting
+    reviews: Reviews
 
 
 def server(request: Request) -> Server:

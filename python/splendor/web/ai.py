@@ -16,10 +16,18 @@ import splendor
 from splendor.errors import ConfigError
 from splendor.nets import SHIPPED_NET_ITERATIONS, shipped_leaf_batch, shipped_network_path
 from splendor.play import make_bot
-from splendor.web.models import Considered, MoveResponse
+from splendor.render import board_of
+from splendor.render.describe import describe
+from splendor.web.models import Considered, HintResponse, LineStep, MoveResponse, TopMove
 
 CONSIDERED = 8
 """Moves listed in a move's statistics."""
+
+HINT_TOP = 3
+"""Moves a hint explains."""
+
+HINT_LINE = 3
+"""Decisions of a hinted move's expected continuation (the move first)."""
 
 
 class BudgetError(ValueError):
@@ -52,6 +60,12 @@ class ServerLimits:
     """Event streams one client may hold open (beyond it: 429)."""
     max_tables_per_minute: int = 30
     """Tables one client may make in a minute (beyond it: 429)."""
+    review_iterations: int | None = None
+    """Iterations per position of a game's review (``POST /api/v1/games/{id}/review``, by
+    the default AI); None: the default AI's own budget for the game."""
+    max_reviews: int = 8
+    """Reviews queued or running at once, on their one low-priority thread (beyond: 503
+    ``busy``)."""
 
 
 @dataclass(frozen=True)
@@ -137,8 +151,25 @@ def shipped_network(variant: str, players: int) -> splendor.Network | None:
     return splendor.Network.load(path)
 
 
-def choose(state: Any, plan: Plan, seed: int) -> MoveResponse:
+def move_says(state: Any, seat: int, action: Any) -> str:
+    """``action`` of ``seat`` in ``state`` in words, from the seat's view; its text for a
+    blind reserve (``state`` is a determinization: the card it would draw is made up)."""
+    text = str(action)
+    if " deck " in f" {text} ":
+        return text
+    try:
+        after = state.child(action)
+        return describe(board_of(state, seat), board_of(after, seat), seat, text)
+    except splendor.SplendorError:  # pragma: no cover - a legal move always replays
+        return text
+
+
+def choose(state: Any, plan: Plan, seed: int, *, explain: bool = False) -> MoveResponse:
     """The move ``plan`` chooses for the player to move in ``state`` (blocking).
+
+    ``explain``: a hint: the answer is a :class:`HintResponse` whose ``top`` names the
+    search's :data:`HINT_TOP` most visited moves, each with its words and expected line
+    (``SearchResult.lines``, from the same search, so in the seat's information).
 
     ``state`` must hold nothing the player may not see beyond what the search
     determinizes itself (a state loaded with ``from_view``, or a server game's
@@ -179,7 +210,7 @@ def choose(state: Any, plan: Plan, seed: int) -> MoveResponse:
             Considered(id=int(a), text=str(a), visits=result.visits[a], value=result.values[a])
             for a in ranked[:CONSIDERED]
         ]
-        return MoveResponse(
+        answer = MoveResponse(
             action_id=int(result.action),
             action=str(result.action),
             player=player,
@@ -190,8 +221,25 @@ def choose(state: Any, plan: Plan, seed: int) -> MoveResponse:
             considered=considered,
             elapsed=elapsed,
         )
+        if not explain:
+            return answer
+        top = [
+            TopMove(
+                id=int(a),
+                text=str(a),
+                visits=result.visits[a],
+                value=result.values[a],
+                says=move_says(state, player, a),
+                line=[
+                    LineStep(seat=seat, action=str(x)) for seat, x in result.lines[a][:HINT_LINE]
+                ],
+            )
+            for a in ranked[:HINT_TOP]
+        ]
+        return HintResponse(**answer.model_dump(), top=top)
     action = make_bot(plan.spec, seed).act(state)
-    return MoveResponse(
+    kind_of = HintResponse if explain else MoveResponse
+    return kind_of(
         action_id=int(action),
         action=str(action),
         player=player,

@@ -27,6 +27,7 @@ from splendor.web.errors import ERROR_CODES, install_handlers
 from splendor.web.games import Dealer
 from splendor.web.guards import MAX_JSON_DEPTH, BodyLimit, json_depth
 from splendor.web.hosting import Hosting
+from splendor.web.reviews import Reviews
 from splendor.web.routes import games, page, seats, service
 from splendor.web.store import Store
 from splendor.web.tables import Tables
@@ -53,12 +54,14 @@ def create_app(
         searches=Searches(limits),
         clients=ClientBounds(limits),
         hosting=hosting or Hosting(),
+        reviews=Reviews(tables),
     )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
         tables.start()
         yield
+        await server.reviews.close()
         await tables.close()
         ai_pool.shutdown(wait=False, cancel_futures=True)
         server.searches.shutdown()

@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from splendor.errors import (
     ConfigError,
+    GameNotOverError,
     IllegalActionError,
     InvalidActionError,
     InvalidStateError,
@@ -118,6 +119,7 @@ ERROR_CODES: frozenset[tuple[int, str]] = frozenset(
         (409, "game_not_over"),
         (409, "no_rematch"),
         (409, "seat_taken"),
+        (409, "no_review"),
         (413, "body_too_large"),
         (422, "invalid_request"),
         (422, "illegal_action"),
@@ -139,6 +141,7 @@ _MAPPED: list[tuple[type[Exception], int, str]] = [
     (IllegalActionError, 422, "illegal_action"),
     (InvalidActionError, 422, "invalid_action"),
     (InvalidStateError, 422, "invalid_state"),
+    (GameNotOverError, 409, "game_not_over"),
     (ConfigError, 422, "bad_config"),
     (SplendorError, 422, "bad_request"),
     (BudgetError, 422, "budget_too_large"),

@@ -93,6 +93,11 @@ class Hub:
         for woken in self._watchers[game_id]:
             woken.set()
 
+    def wake(self, game_id: str) -> None:
+        """Wake ``game_id``'s streams without a change of the game (a review's progress)."""
+        for woken in self._watchers.get(game_id, ()):
+            woken.set()
+
     def close(self) -> None:
         """The server stops: every stream ends."""
         self.closed = True

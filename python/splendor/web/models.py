@@ -114,6 +114,35 @@ class MoveResponse(BaseModel):
     elapsed: float = Field(description="Seconds spent choosing (search time)")
 
 
+class LineStep(BaseModel):
+    seat: int
+    action: str
+
+
+class TopMove(BaseModel):
+    """One of the AI's top moves in a hint."""
+
+    id: int
+    text: str
+    visits: int
+    value: float = Field(description="Its win probability for the seat to move (0 to 1)")
+    says: str = Field(
+        description="What it would do, in words (its text where words would name a hidden card)"
+    )
+    line: list[LineStep] = Field(
+        description="The continuation the search expects, this move first (at most 3"
+        " decisions), in the seat's own information"
+    )
+
+
+class HintResponse(MoveResponse):
+    """A hint: the AI's move, and why (its top moves, each with its expected line)."""
+
+    top: list[TopMove] = Field(
+        default_factory=list, description="The AI's three most visited moves, best first"
+    )
+
+
 class NewGame(Strict):
     variant: Literal["base", "duel", "marvel"] = "base"
     players: int = Field(default=2, ge=2, le=4)
@@ -399,6 +428,10 @@ class Limits(BaseModel):
     max_searches_per_client: int
     max_streams_per_client: int
     max_tables_per_minute: int = Field(description="Tables one client may make in a minute")
+    review_iterations: int | None = Field(
+        description="Iterations per position of a game's review (None: the default AI's own)"
+    )
+    max_reviews: int = Field(description="Reviews queued or running at once")
 
 
 class Verbs(BaseModel):
@@ -450,3 +483,56 @@ class GameEvent(BaseModel):
         default_factory=list,
         description="The seats with an event stream open now (on the server process answering)",
     )
+
+
+class ReviewedDecision(BaseModel):
+    """One decision of a reviewed game."""
+
+    index: int
+    turn: int
+    seat: int = Field(description="The mover")
+    wins: list[float | None] = Field(
+        description="Each seat's win probability before the decision: the mover's from the"
+        " search; with 2 players the other's is its complement, with more it is not known (None)"
+    )
+    win: float = Field(description="The mover's win probability (its preferred move's value)")
+    grade: Literal["best", "good", "inaccuracy", "mistake", "blunder"]
+    loss: float
+    played: str
+    played_value: float
+    played_says: str = Field(description="The move played, in words")
+    preferred: str = Field(description="The AI's preferred move")
+    preferred_says: str = Field(description="The AI's preferred move, in words")
+    line: list[LineStep] = Field(description="The line the AI expects, its move first")
+    focused: bool = Field(description="The played move's value is a focused estimate")
+
+
+class ReviewedSeat(BaseModel):
+    seat: int
+    decisions: int
+    accuracy: float = Field(description="0 to 100")
+    average_loss: float
+    grades: dict[str, int]
+    worst: list[int] = Field(description="Indices of the seat's biggest losses, biggest first")
+
+
+class ReviewResult(BaseModel):
+    bot: str
+    iterations: int
+    seed: int
+    decisions: list[ReviewedDecision]
+    seats: list[ReviewedSeat]
+    chart: str = Field(
+        description="The chart as SVG: one line per seat, each point carrying `data-decision`"
+    )
+
+
+class ReviewStatus(BaseModel):
+    """A finished game's review: not started, waiting, running, done (with the review) or
+    failed; its progress in decisions."""
+
+    state: Literal["none", "pending", "running", "done", "failed"]
+    done: int = 0
+    total: int = 0
+    message: str | None = Field(default=None, description="Why it failed")
+    review: ReviewResult | None = None

@@ -120,6 +120,16 @@ decisions = Table(
 )
 
 
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("review", Text, nullable=False, doc="splendor.Review.to_json() of the finished game"),
+    Column("created", Float, nullable=False),
+)
+"""A finished game's review, computed once (``POST /api/v1/games/{id}/review``)."""
+
+
 class Conflict(RuntimeError):
     """The game changed since the version a writer read: nothing was written."""
 
@@ -254,7 +264,7 @@ def engine_url(db: str) -> tuple[str | URL, bool]:
     return URL.create("sqlite", database=str(path)), True
 
 
-OUR_TABLES = frozenset({"meta", "games", "decisions"})
+OUR_TABLES = frozenset({"meta", "games", "decisions", "reviews"})
 
 
 def foreign_tables(names: Sequence[str], stamped: bool) -> str | None:
@@ -508,6 +518,25 @@ class Store:
             if done.rowcount != 1:
                 raise Conflict(f"game {old_id} has its rematch already")
             c.execute(insert(games).values(**_values(row)))
+
+    # ---- reviews ---------------------------------------------------------------------
+
+    def review(self, game_id: str) -> str | None:
+        """The stored review of the game (its JSON), or None."""
+        with self.engine.connect() as c:
+            found = c.execute(
+                select(reviews.c.review).where(reviews.c.game_id == game_id)
+            ).scalar_one_or_none()
+        return None if found is None else str(found)
+
+    def save_review(self, game_id: str, review: str) -> None:
+        """Store the game's review; one stored already (by another process) is kept."""
+        try:
+            with self.engine.begin() as c:
+                row = {"game_id": game_id, "review": review, "created": time.time()}
+                c.execute(insert(reviews).values(**row))
+        except IntegrityError:
+            pass
 
     @staticmethod
     def _bump(c: Connection, game_id: str, seen: int, after: Position) -> None:

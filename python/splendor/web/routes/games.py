@@ -14,11 +14,13 @@ from starlette.types import Receive, Scope, Send
 
 import splendor
 from splendor.errors import ConfigError
+from splendor.render.review import mistake_board
+from splendor.review import Review
 from splendor.web import models as m
 from splendor.web.access import Client, Seat, ServerDep, Viewer
 from splendor.web.ai import choose, plan_move
 from splendor.web.boards import board_svg
-from splendor.web.errors import SaveRefused
+from splendor.web.errors import ApiError, SaveRefused
 from splendor.web.events import newer
 from splendor.web.games import PLAYERS, Game, check_turn
 from splendor.web.seating import check_seating
@@ -79,9 +81,11 @@ async def act(req: m.ActionRequest, me: Seat, srv: ServerDep) -> m.GameSnapshot:
     return snapshot(changed, me.seat, me.access.row)
 
 
-@router.post("/{game_id}/hint", response_model=m.MoveResponse)
+@router.post("/{game_id}/hint", response_model=m.HintResponse)
 async def hint(req: m.HintRequest, me: Seat, srv: ServerDep, client: Client) -> m.MoveResponse:
-    """What the AI would play for the token's seat (to decide); nothing is played."""
+    """What the AI would play for the token's seat (to decide), and why: its three most
+    visited moves with their win probabilities, visits, words and expected continuation
+    (2-3 decisions, searched from the seat's view only); nothing is played."""
     game = await srv.tables.game(me.access.row)
     check_turn(game, me.seat)
     bot = req.bot or game.bot
@@ -89,7 +93,7 @@ async def hint(req: m.HintRequest, me: Seat, srv: ServerDep, client: Client) -> 
     # The AI searches from the seat's view only, like a client of /move.
     view, seed = game.state.to_json(me.seat), req.seed
     return await srv.searches.run(
-        client, lambda: choose(splendor.from_view(view, seed=seed), plan, seed)
+        client, lambda: choose(splendor.from_view(view, seed=seed), plan, seed, explain=True)
     )
 
 
@@ -139,6 +143,43 @@ async def replay(who: Viewer, srv: ServerDep, step: int = Query(ge=0)) -> m.Repl
     )
 
 
+@router.post("/{game_id}/review", response_model=m.ReviewStatus)
+async def start_review(who: Viewer, srv: ServerDep) -> m.ReviewStatus:
+    """Review the finished game (any token of the table): every decision searched by the
+    default AI from the mover's information and graded. Started once, in the background on
+    the server's low-priority review thread; a review stored, waiting or running is
+    answered as it is. Progress comes over the event stream (``event: review``); 409
+    ``game_not_over`` while the game goes on, 503 ``busy`` when ``max_reviews`` wait."""
+    return await srv.reviews.start(await srv.tables.game(who.row))
+
+
+@router.get("/{game_id}/review", response_model=m.ReviewStatus)
+async def get_review(who: Viewer, srv: ServerDep) -> m.ReviewStatus:
+    """The finished game's review: ``none`` (not started here), ``pending``, ``running``
+    (``done`` of ``total`` decisions), ``done`` with the review, or ``failed``."""
+    return await srv.reviews.status(await srv.tables.game(who.row))
+
+
+@router.get("/{game_id}/review/board", response_model=m.ReplayFrame)
+async def review_board(who: Viewer, srv: ServerDep, decision: int = Query(ge=0)) -> m.ReplayFrame:
+    """The board before a reviewed decision, from the mover's view: the move played
+    marked in orange (``class="last"``), the AI's preferred move in dashed green
+    (``class="preferred"``). The game is over: every seat may see it."""
+    game = await srv.tables.game(who.row)
+    status = await srv.reviews.status(game)
+    if status.review is None:
+        raise ApiError(
+            409,
+            "no_review",
+            "the game has no review yet: ask for it (POST .../review) and wait until it is done",
+        )
+    if decision >= game.steps:
+        raise ConfigError(f"decision {decision} is past the {game.steps} decisions of this game")
+    text = await srv.tables.read(srv.tables.store.review, game.game_id)
+    svg = await asyncio.to_thread(lambda: mistake_board(Review.from_json(str(text)), decision))
+    return m.ReplayFrame(step=decision, steps=game.steps, svg=svg, action=game.texts[decision])
+
+
 class HeldStream(StreamingResponse):
     """An event stream that gives its client's stream slot back however it ends."""
 
@@ -162,16 +203,18 @@ async def events(who: Viewer, srv: ServerDep, client: Client) -> StreamingRespon
     """Server-sent events: ``event: game`` with ``{version, step, current, over,
     thinking, seating, next, connected}`` at once and after every change of the game or
     its seats (made by any server process) and when a seat's stream opens or ends here,
-    and a ``: keepalive`` comment every 15 s. Refetch the snapshot when ``version`` or
+    ``event: review`` with ``{state, done, total}`` as a review of the game runs in this
+    process, and a ``: keepalive`` comment every 15 s. Refetch the snapshot when ``version`` or
     ``seating`` changed; ``next``, once set, is the rematch (``POST .../next``). A stream
     whose token is replaced ends. A client may hold ``max_streams_per_client`` streams at
     once (429 beyond)."""
-    tables, game_id = srv.tables, who.row.id
+    tables, reviews, game_id = srv.tables, srv.reviews, who.row.id
     slot = srv.clients.stream(client)
     slot.__enter__()  # 429 here, before the response starts, when the client holds too many
 
     async def stream() -> AsyncIterator[str]:
         sent = ""
+        review_sent: m.ReviewStatus | None = None
         state: m.GameEvent = event_of(who.row)
         checked = state.seating
         async with tables.hub.watch(game_id, who.seat) as woken:
@@ -186,6 +229,10 @@ async def events(who: Viewer, srv: ServerDep, client: Client) -> StreamingRespon
                 if data != sent:
                     sent = data
                     yield f"event: game\ndata: {data}\n\n"
+                review = reviews.progress(game_id)
+                if review is not None and review != review_sent:
+                    review_sent = review
+                    yield f"event: review\ndata: {review.model_dump_json()}\n\n"
                 try:
                     await asyncio.wait_for(woken.wait(), KEEPALIVE_S)
                 except asyncio.TimeoutError:
