@@ -893,3 +893,97 @@ def test_the_last_move_is_animated(server: str, browser: WebDriver) -> None:
         WebDriverWait(browser, 10).until(lambda d: names(d) not in (None, "none"))
     except (TimeoutException, JavascriptException) as exc:
         raise AssertionError(f"no animation on the last move: {names(browser)}") from exc
+
+
+# ---- the review of a finished game --------------------------------------------------------------
+
+# Recorded in the page by the test: every text the review's status line shows (its progress).
+RECORD_REVIEW_STATUS = """
+window.__reviewStatus = [];
+new MutationObserver(() => {
+  const text = document.getElementById("review-status").textContent;
+  if (window.__reviewStatus[window.__reviewStatus.length - 1] !== text) window.__reviewStatus.push(text);
+}).observe(document.getElementById("review-status"), {childList: true, characterData: true, subtree: true});
+"""
+
+
+def test_review_a_finished_game_and_jump_to_a_mistake(browser: WebDriver) -> None:
+    """The last move finishes the game; Review shows its progress, then the chart (a line
+    per seat); a click on a mistake jumps the replay there, the move played and the AI's
+    preferred one marked on the board and said in words."""
+    app = create_app(ServerLimits(workers=1, review_iterations=40))
+    port = free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not srv.started:
+        assert time.time() < deadline, "the server did not start"
+        time.sleep(0.05)
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        # A greedy player against a random one: the random seat makes mistakes.
+        state = splendor.new_game("base", players=2, seed=5)
+        start = json.loads(state.to_json())
+        bots = [splendor.GreedyBot(seed=5), splendor.RandomBot(seed=6)]
+        actions = []
+        while not state.is_terminal():
+            action = bots[state.current_player].act(state)
+            actions.append(int(action))
+            state.apply(action)
+        last_seat = splendor.new_game("base", players=2, seed=5)
+        for a in actions[:-1]:
+            last_seat.apply(a)
+        mover = last_seat.current_player
+        last = next(str(a) for a in last_seat.legal_actions() if int(a) == actions[-1])
+        made = api(
+            base,
+            "POST",
+            "/games/load",
+            body={"start": start, "actions": actions[:-1], "ai_seats": [], "bot": "greedy"},
+        )
+        link = next(s["link"] for s in made["seats"] if s["seat"] == mover)
+        browser.get(base + link[link.index("#") :])
+        idle(browser)
+        assert not browser.find_element(By.ID, "review-start").is_displayed()
+        click_legal(browser, last)
+        WebDriverWait(browser, 30).until(over)
+        button = browser.find_element(By.ID, "review-start")
+        assert button.is_displayed() and button.text == "Review"
+        browser.execute_script(RECORD_REVIEW_STATUS)
+        button.click()
+        chart = WebDriverWait(browser, 180).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, "#review-chart svg")
+        )[0]
+        seen = browser.execute_script("return window.__reviewStatus")
+        progress = [t for t in seen if t.startswith("Reviewing: ")]
+        assert progress, seen
+        assert any(not t.startswith(f"Reviewing: 0 of") for t in progress), seen
+        assert len(chart.find_elements(By.CSS_SELECTOR, "polyline")) == 2
+        review = api(base, "GET", f"/games/{made['game_id']}/review", link_token(link))["review"]
+        # The seat's worst decision (a random player's: a marked point, not the AI's move).
+        d = review["decisions"][review["seats"][1]["worst"][0]]
+        assert d["grade"] != "best" and d["loss"] > 0 and d["seat"] == 1
+        point = chart.find_element(By.CSS_SELECTOR, f'[data-decision="{d["index"]}"]')
+        browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click'))", point)
+        WebDriverWait(browser, 30).until(
+            lambda b: b.find_element(By.ID, "review-detail").get_attribute("data-decision")
+            == str(d["index"])
+        )
+        label = browser.find_element(By.ID, "replay-label").text
+        assert label.startswith(f"move {d['index']} of {len(actions)}"), label
+        assert browser.find_element(By.ID, "replay-step").get_attribute("value") == str(d["index"])
+        board = browser.find_element(By.ID, "board")
+        WebDriverWait(browser, 10).until(
+            lambda _: board.find_elements(By.CSS_SELECTOR, ".preferred")
+        )
+        assert board.find_elements(By.CSS_SELECTOR, ".last")
+        detail = browser.find_element(By.ID, "review-detail").text
+        assert f"Played {d['played']}" in detail and d["played_says"] in detail
+        assert f"The AI prefers {d['preferred']}" in detail and d["preferred_says"] in detail
+        shot = SHOTS / "review-base-desktop.png"
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(shot))
+    finally:
+        srv.should_exit = True
+        thread.join(10)

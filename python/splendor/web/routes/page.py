@@ -18,6 +18,7 @@ _JS_MODULES = (
     "moves",
     "panels",
     "picks",
+    "review",
     "seats",
     "setup",
     "state",

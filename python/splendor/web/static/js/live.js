@@ -4,6 +4,7 @@
 // (0.5 s doubling to 5 s), and the snapshot fetched again once it is back.
 import { apiUrl, call, gamePath, headers } from "./api.js";
 import { accept, say, setConn } from "./panels.js";
+import { onReviewEvent } from "./review.js";
 import { drawHost, followRematch, showJoin } from "./seats.js";
 import { $, sleep, state } from "./state.js";
 
@@ -98,9 +99,13 @@ function onEvent(block) {
     if (field === "event") kind = value;
     else if (field === "data") data += (data ? "\n" : "") + value;
   }
-  if (!data || (kind !== "game" && kind !== "message")) return;
+  if (!data || (kind !== "game" && kind !== "message" && kind !== "review")) return;
   let info = null;
   try { info = JSON.parse(data); } catch (_) { info = null; }
+  if (kind === "review") {
+    if (info) onReviewEvent(info); // a review's progress: {state, done, total}
+    return;
+  }
   const game = state.game;
   if (!game || !info || info.version !== game.version || (info.seating ?? 0) !== (game.seating ?? 0)) {
     refresh();

@@ -7,13 +7,15 @@
 // The modules, by concern: state.js (the shared state), api.js (calls and errors), live.js
 // (the event stream), setup.js (the start form and the table's links), board.js (the SVG
 // board), panels.js (everything around it), picks.js (choosing by clicking places),
-// moves.js (playing, hint, undo, save, replay). This one routes and wires them.
+// moves.js (playing, hint, undo, save, replay), review.js (the review of a finished game).
+// This one routes and wires them.
 import { call } from "./api.js";
 import { moveFocus, PHONE, redraw } from "./board.js";
 import { follow, stop } from "./live.js";
 import { hint, play, replayTo, save, undo } from "./moves.js";
 import { say, setConn } from "./panels.js";
 import { cancel, onPick } from "./picks.js";
+import { resetReview, startReview } from "./review.js";
 import { join, playAgain, reinvite } from "./seats.js";
 import { drawLinks, fillPlayers, fillSeats, fillVariants, load, newTable } from "./setup.js";
 import { $, state } from "./state.js";
@@ -37,6 +39,7 @@ function route() {
   state.picked = [];
   state.replayStep = null;
   state.lastSeen = null;
+  resetReview();
   $("start").hidden = next !== null;
   $("join").hidden = true;
   $("table").hidden = next === null;
@@ -119,6 +122,7 @@ $("hint").addEventListener("click", hint);
 $("join-form").addEventListener("submit", join);
 $("again").addEventListener("click", playAgain);
 $("host-invite").addEventListener("click", reinvite);
+$("review-start").addEventListener("click", startReview);
 $("undo").addEventListener("click", undo);
 $("save").addEventListener("click", save);
 $("load").addEventListener("change", (e) => load(e, "table"));

@@ -202,6 +202,7 @@ export function resultLine() {
 function drawResult() {
   const game = state.game;
   const box = $("result");
+  $("review-start").hidden = !game.result;
   if (!game.result) {
     box.hidden = true;
     $("replay").hidden = true;
@@ -257,6 +258,19 @@ export function moveTable(move, title) {
       row.insertCell().textContent = pct(c.value);
     }
     box.append(tableEl);
+  }
+  // A hint's why: the AI's top moves, in words, each with the line it expects.
+  if (move.top && move.top.length) {
+    const list = document.createElement("ol");
+    list.className = "hint-top";
+    for (const t of move.top) {
+      const item = document.createElement("li");
+      const line = t.line.slice(1).map((s) => `${who(s.seat)} ${s.action}`).join(", then ");
+      item.textContent = `${t.text} (win ${pct(t.value)}, ${t.visits} visits): ${t.says}` +
+        (line ? `. Expected: ${line}.` : ".");
+      list.append(item);
+    }
+    box.append(list);
   }
 }
 
