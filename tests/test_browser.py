@@ -900,10 +900,11 @@ def test_the_last_move_is_animated(server: str, browser: WebDriver) -> None:
 # Recorded in the page by the test: every text the review's status line shows (its progress).
 RECORD_REVIEW_STATUS = """
 window.__reviewStatus = [];
+const status = document.getElementById("review-status");
 new MutationObserver(() => {
-  const text = document.getElementById("review-status").textContent;
-  if (window.__reviewStatus[window.__reviewStatus.length - 1] !== text) window.__reviewStatus.push(text);
-}).observe(document.getElementById("review-status"), {childList: true, characterData: true, subtree: true});
+  const seen = window.__reviewStatus;
+  if (seen[seen.length - 1] !== status.textContent) seen.push(status.textContent);
+}).observe(status, {childList: true, characterData: true, subtree: true});
 """
 
 
@@ -925,7 +926,7 @@ def test_review_a_finished_game_and_jump_to_a_mistake(browser: WebDriver) -> Non
         # A greedy player against a random one: the random seat makes mistakes.
         state = splendor.new_game("base", players=2, seed=5)
         start = json.loads(state.to_json())
-        bots = [splendor.GreedyBot(seed=5), splendor.RandomBot(seed=6)]
+        bots: list[Any] = [splendor.GreedyBot(seed=5), splendor.RandomBot(seed=6)]
         actions = []
         while not state.is_terminal():
             action = bots[state.current_player].act(state)
@@ -958,7 +959,7 @@ def test_review_a_finished_game_and_jump_to_a_mistake(browser: WebDriver) -> Non
         seen = browser.execute_script("return window.__reviewStatus")
         progress = [t for t in seen if t.startswith("Reviewing: ")]
         assert progress, seen
-        assert any(not t.startswith(f"Reviewing: 0 of") for t in progress), seen
+        assert any(not t.startswith("Reviewing: 0 of") for t in progress), seen
         assert len(chart.find_elements(By.CSS_SELECTOR, "polyline")) == 2
         review = api(base, "GET", f"/games/{made['game_id']}/review", link_token(link))["review"]
         # The seat's worst decision (a random player's: a marked point, not the AI's move).
@@ -967,8 +968,10 @@ def test_review_a_finished_game_and_jump_to_a_mistake(browser: WebDriver) -> Non
         point = chart.find_element(By.CSS_SELECTOR, f'[data-decision="{d["index"]}"]')
         browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click'))", point)
         WebDriverWait(browser, 30).until(
-            lambda b: b.find_element(By.ID, "review-detail").get_attribute("data-decision")
-            == str(d["index"])
+            lambda b: (
+                b.find_element(By.ID, "review-detail").get_attribute("data-decision")
+                == str(d["index"])
+            )
         )
         label = browser.find_element(By.ID, "replay-label").text
         assert label.startswith(f"move {d['index']} of {len(actions)}"), label

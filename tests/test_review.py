@@ -401,3 +401,30 @@ def test_a_stored_review_reads_back_equal() -> None:
     for text in bad:
         with pytest.raises(splendor.InvalidStateError):
             splendor.Review.from_json(text)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_stop_event_ends_a_review_at_once(threads: int) -> None:
+    from splendor.review import ReviewStopped
+
+    ids = play("base", 2, 4)
+    stop = threading.Event()
+    done: list[int] = []
+    timer = threading.Timer(0.3, stop.set)
+    timer.start()
+    began = time.monotonic()
+    with pytest.raises(ReviewStopped):
+        splendor.review(
+            saved("base", 2, 4, ids),
+            "mcts:1000000",
+            threads=threads,
+            stop=stop,
+            progress=lambda d, _: done.append(d),
+        )
+    assert time.monotonic() - began < 3
+    assert done[-1] < len(ids)
+    # Set before it starts: nothing is searched.
+    with pytest.raises(ReviewStopped):
+        splendor.review(saved("base", 2, 4, ids), "mcts:1000000", threads=threads, stop=stop)
+    with pytest.raises(splendor.ConfigError, match="stop must be a threading.Event"):
+        splendor.review(saved("base", 2, 4, ids), "mcts:10", stop=True)  # type: ignore[arg-type]

@@ -134,8 +134,8 @@ def test_a_review_is_computed_once_and_equals_the_api_s(client: TestClient) -> N
         assert d["wins"][1 - e.seat] == pytest.approx(1 - e.win)
         assert d["played_says"] and d["preferred_says"]
         assert d["line"][0] == {"seat": e.seat, "action": e.preferred}
-    for s, e in zip(got["seats"], expected.seats, strict=True):
-        assert s["accuracy"] == e.accuracy and s["worst"] == list(e.worst)
+    for seat, summary in zip(got["seats"], expected.seats, strict=True):
+        assert seat["accuracy"] == summary.accuracy and seat["worst"] == list(summary.worst)
     chart = got["chart"]
     assert chart.startswith("<svg") and chart.count("data-decision=") == len(actions)
     assert chart.count("<polyline") == 2
@@ -233,7 +233,12 @@ def test_the_review_thread_runs_at_a_lower_priority(client: TestClient) -> None:
     # The AI seats' threads keep the server's priority.
     assert tables(client).ai_pool.submit(nice).result() == base
     seen: list[int] = []
-    t = threading.Thread(target=lambda: (lower_priority(), seen.append(nice())))
+
+    def lowered() -> None:
+        lower_priority()
+        seen.append(nice())
+
+    t = threading.Thread(target=lowered)
     t.start()
     t.join()
     assert seen == [min(19, base + REVIEW_NICE)]
@@ -259,9 +264,7 @@ def test_a_hint_shows_the_top_moves_and_their_lines(client: TestClient) -> None:
     assert any(len(t["line"]) >= 2 for t in top)
     # The same as the search from the seat's own view (nothing else informs it).
     view = client.get(f"/api/v1/games/{table.id}", headers=table.auth(0)).json()["view"]
-    result = splendor.search(
-        splendor.from_view(json.dumps(view), seed=1), iterations=300, seed=1
-    )
+    result = splendor.search(splendor.from_view(json.dumps(view), seed=1), iterations=300, seed=1)
     assert [(t["text"], t["visits"]) for t in top] == [
         (str(a), result.visits[a])
         for a in sorted(result.visits, key=lambda a: (-result.visits[a], int(a)))[:3]

@@ -563,6 +563,8 @@ def _run(
             for f in ready:
                 k, d = f.result()
                 done[k] = d
+                if d is None:
+                    continue  # stopped: not reviewed, not counted
                 finished += 1
                 if progress is not None:
                     progress(finished, total)

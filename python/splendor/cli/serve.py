@@ -34,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
         max_searches_per_client=args.max_searches_per_client,
         max_streams_per_client=args.max_streams_per_client,
         max_tables_per_minute=args.max_tables_per_minute,
+        review_iterations=args.review_iterations,
+        max_reviews=args.max_reviews,
     )
     serve(
         args.host,
@@ -55,6 +57,7 @@ class ServerLimitsDefaults:
     max_searches_per_client: int = 4
     max_streams_per_client: int = 64
     max_tables_per_minute: int = 30
+    max_reviews: int = 8
 
 
 def add(sub: Any) -> None:
@@ -131,5 +134,18 @@ def add(sub: Any) -> None:
         help="comma-separated proxy addresses or networks (or *) whose X-Forwarded-For, -Proto"
         " and -Host headers are believed, as uvicorn's option (default: $FORWARDED_ALLOW_IPS"
         " or 127.0.0.1)",
+    )
+    p.add_argument(
+        "--review-iterations",
+        type=int_in(1, 1_000_000),
+        default=None,
+        help="iterations per decision of a game's review (default: the default AI's own)",
+    )
+    p.add_argument(
+        "--max-reviews",
+        type=int_in(1, 1_000_000),
+        default=defaults.max_reviews,
+        help="game reviews queued or running at once, on one low-priority thread (beyond: 503;"
+        " default %(default)s)",
     )
     p.set_defaults(func=run)
