@@ -426,5 +426,5 @@ def test_a_stop_event_ends_a_review_at_once(threads: int) -> None:
     # Set before it starts: nothing is searched.
     with pytest.raises(ReviewStopped):
         splendor.review(saved("base", 2, 4, ids), "mcts:1000000", threads=threads, stop=stop)
-    with pytest.raises(splendor.ConfigError, match="stop must be a threading.Event"):
+    with pytest.raises(splendor.ConfigError, match=r"stop must be a threading\.Event"):
         splendor.review(saved("base", 2, 4, ids), "mcts:10", stop=True)  # type: ignore[arg-type]
