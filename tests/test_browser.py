@@ -408,6 +408,11 @@ def test_play_a_whole_game_by_clicking(
     browser.find_element(By.ID, "hint").click()
     WebDriverWait(browser, 30).until(lambda d: "Hint:" in message(d))
     assert browser.find_elements(By.CSS_SELECTOR, "#ai table tr")
+    # And why: the AI's top three moves, their chances, visits, words and expected lines.
+    top = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#ai .hint-top li")]
+    assert len(top) == 3, top
+    assert all(re.search(r"\(win \d+%, \d+ visits\): \S", t) for t in top), top
+    assert any("Expected: seat " in t for t in top), top
 
     rng = random.Random(variant)
     decisions = 0
