@@ -269,3 +269,34 @@ def test_a_hint_shows_the_top_moves_and_their_lines(client: TestClient) -> None:
         (str(a), result.visits[a])
         for a in sorted(result.visits, key=lambda a: (-result.visits[a], int(a)))[:3]
     ]
+
+
+@pytest.mark.parametrize(("variant", "players"), [("duel", 2), ("marvel", 3), ("base", 4)])
+def test_every_variant_is_reviewed_and_hinted(
+    client: TestClient, variant: str, players: int
+) -> None:
+    state = splendor.new_game(variant, players=players, seed=2)
+    start = json.loads(state.to_json())
+    bots = [splendor.GreedyBot(seed=p) for p in range(players)]
+    actions = []
+    while not state.is_terminal():
+        action = bots[state.current_player].act(state)
+        actions.append(int(action))
+        state.apply(action)
+    # A hint at the last decision, in this variant's words.
+    table = load(client, start, actions[:-1], [])
+    mover = tables(client).cache[table.id].current
+    r = client.post(
+        f"/api/v1/games/{table.id}/hint", json={"bot": "mcts:60"}, headers=table.auth(mover)
+    )
+    assert r.status_code == 200, r.text
+    assert len(r.json()["top"]) == min(3, len(r.json()["considered"]))
+    assert all(t["says"] and t["line"][0]["seat"] == mover for t in r.json()["top"])
+    table = load(client, start, actions, [])
+    assert client.post(f"/api/v1/games/{table.id}/review", headers=table.auth(0)).status_code == 200
+    got = wait_done(table, 0)["review"]
+    assert len(got["decisions"]) == len(actions)
+    for d in got["decisions"]:
+        known = [w for w in d["wins"] if w is not None]
+        assert d["wins"][d["seat"]] == d["win"] and len(known) == (2 if players == 2 else 1)
+    assert got["chart"].count("<polyline") == players
