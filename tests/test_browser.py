@@ -989,9 +989,16 @@ def test_review_a_finished_game_and_jump_to_a_mistake(browser: WebDriver) -> Non
         detail = browser.find_element(By.ID, "review-detail").text
         assert f"Played {d['played']}" in detail and d["played_says"] in detail
         assert f"The AI prefers {d['preferred']}" in detail and d["preferred_says"] in detail
+        # The docs' picture: the board at that decision, the chart and the words under it.
         shot = SHOTS / "review-base-desktop.png"
         shot.parent.mkdir(parents=True, exist_ok=True)
-        browser.save_screenshot(str(shot))
+        browser.set_window_size(1500, 1900)
+        try:
+            time.sleep(0.5)  # the layout follows the window
+            browser.save_screenshot(str(shot))
+        finally:
+            browser.set_window_size(1500, 1250)
+        keep_small(shot, DOC_IMAGES / "review-web.png")
     finally:
         srv.should_exit = True
         thread.join(10)
