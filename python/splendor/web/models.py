@@ -125,7 +125,7 @@ class TopMove(BaseModel):
     id: int
     text: str
     visits: int
-    value: float = Field(description="Its win probability for the seat to move (0 to 1)")
+    value: float = Field(description="Its win probability for the seat to move, between 0 and 1")
     says: str = Field(
         description="What it would do, in words (its text where words would name a hidden card)"
     )
@@ -510,7 +510,9 @@ class ReviewedDecision(BaseModel):
 class ReviewedSeat(BaseModel):
     seat: int
     decisions: int
-    accuracy: float = Field(description="0 to 100")
+    accuracy: float = Field(
+        description="Between 0 and 100 (100: every decision as good as the AI's)"
+    )
     average_loss: float
     grades: dict[str, int]
     worst: list[int] = Field(description="Indices of the seat's biggest losses, biggest first")
