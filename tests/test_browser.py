@@ -370,6 +370,13 @@ def start_table(
     return {"game_id": fragment["game"][0], "token": fragment["token"][0], "links": links}
 
 
+def seat_words(seat: int, mine: int | None, ai_seats: list[int]) -> str:
+    """How the page names a seat: ``seat 0 (you)``, ``seat 1 (AI)``, ``seat 2 (human)``."""
+    if seat == mine:
+        return f"seat {seat} (you)"
+    return f"seat {seat} ({'AI' if seat in ai_seats else 'human'})"
+
+
 def link_token(link: str) -> str:
     return parse_qs(urlsplit(link).fragment)["token"][0]
 
@@ -390,9 +397,18 @@ def test_play_a_whole_game_by_clicking(
     idle(browser)
     browser.save_screenshot(str(SHOTS / f"{variant}-start.png"))
 
-    # An illegal pick is explained, and changes nothing.
+    # A token no take picks is not picked: a tap says how it comes (never the grammar).
     before = step_count(browser)
-    picks = {"base": ["token y"], "marvel": ["token s"], "duel": ["cell a1", "cell e5"]}[variant]
+    wild = {"base": "token y", "marvel": "token s"}.get(variant)
+    if wild is not None:
+        click_pick(browser, wild)
+        notes = browser.execute_script("return splendor.game.place_notes")
+        WebDriverWait(browser, 5).until(lambda d: message(d) == notes[wild])
+        assert "reserve" in message(browser) and not message_is_error(browser)
+        assert not browser.find_element(By.ID, "selection-box").is_displayed()
+
+    # An illegal pick is explained, and changes nothing.
+    picks = {"base": ["token w"], "marvel": ["token p"], "duel": ["cell a1", "cell e5"]}[variant]
     for pick in picks:
         click_pick(browser, pick)
     tried = "take " + ("a1 e5" if variant == "duel" else picks[0][-1])
@@ -570,7 +586,7 @@ def test_two_browsers_and_the_ai_play_a_whole_three_player_game(
         seat = 0 if turn_state(browser) == "you" else 1
         page, other = pages[seat], pages[1 - seat]
         idle(page)
-        theirs = [li.text for li in other.find_elements(By.CSS_SELECTOR, "#log li")]
+        theirs = [li.text for li in other.find_elements(By.CSS_SELECTOR, "#log li .move")]
         choice = play_one(page, "base", rng)
         if choice is None:
             continue
@@ -580,7 +596,7 @@ def test_two_browsers_and_the_ai_play_a_whole_three_player_game(
 
         # The other person's page shows the move without being reloaded.
         def shown(d: WebDriver, line: str = line, seen: int = seen) -> bool:
-            lines = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#log li")]
+            lines = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#log li .move")]
             return lines.count(line) > seen
 
         try:
@@ -590,10 +606,15 @@ def test_two_browsers_and_the_ai_play_a_whole_three_player_game(
             pass
         assert decisions < 600, "the game should end"
     WebDriverWait(second_browser, 30).until(over)
-    assert (
-        browser.find_element(By.ID, "result").text
-        == second_browser.find_element(By.ID, "result").text
-    )
+    # Both pages show the same standings (each names its own seat "you").
+    results = [p.execute_script("return splendor.game.result") for p in (browser, second_browser)]
+    assert results[0] == results[1] and len(results[0]["standings"]) == 3
+    for page in (browser, second_browser):
+        rows = page.find_elements(By.CSS_SELECTOR, "#standings tbody tr")
+        mine = page.execute_script("return splendor.game.seat")
+        assert [r.find_elements(By.TAG_NAME, "td")[1].text for r in rows] == [
+            seat_words(x["seat"], mine, [2]) for x in results[0]["standings"]
+        ]
     assert seen_live >= decisions // 2, (seen_live, decisions)
     log = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
     assert any(line.startswith("seat 2 (AI): ") for line in log)
@@ -1002,3 +1023,337 @@ def test_review_a_finished_game_and_jump_to_a_mistake(browser: WebDriver) -> Non
     finally:
         srv.should_exit = True
         thread.join(10)
+
+
+# ---- what each move did, the scores, the end (issue 37, items 4 and 5; issue 39's small ones) ---
+
+# No `1 cards`, `1 points`, `1 tokens`, `1 crowns` anywhere in the page (the board included).
+PLURAL_SLIP = re.compile(r"(?<![\d.])1 (cards|points|tokens|crowns|seats)\b")
+
+
+def page_words(driver: WebDriver) -> str:
+    """Every word of the page: its text and the board's titles."""
+    return str(
+        driver.execute_script(
+            "return document.body.innerText + '\\n' + document.getElementById('board').textContent"
+        )
+    )
+
+
+def test_each_move_is_said_and_each_seat_scored(server: str, browser: WebDriver) -> None:
+    """Every log line and the last move say what the decision did (as text); the seat strip
+    shows each seat's points large, its cards and tokens, as the snapshot says; a tap on the
+    gold token says how gold comes; a card one may reserve but not buy says what it lacks;
+    one card is `1 card`."""
+    start_table(browser, server, "base", 2, [1], strength="greedy", seed=4)
+    idle(browser)
+    # Gold is never taken: a tap says how it comes (not the grammar of every move), and
+    # nothing is picked.
+    click_pick(browser, "token y")
+    WebDriverWait(browser, 5).until(lambda d: "reserve" in message(d))
+    assert message(browser).startswith("Gold is never taken from the bank")
+    assert "expected one of" not in message(browser)
+    assert not browser.find_element(By.ID, "selection-box").is_displayed()
+    # No one can buy a level-3 card on the first turn: reserving it is offered, and what
+    # the seat lacks to buy it is said, in colours.
+    click_pick(browser, "3.1")
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "inspect").is_displayed())
+    lack = browser.find_element(By.CSS_SELECTOR, "#inspect p.lack").text
+    assert re.search(r"you lack (\d+ (white|blue|green|red|black) ?)+ and hold 0 gold", lack), lack
+    assert "you lack" in message(browser) and choice_texts(browser) == ["reserve 3.1"]
+    press(browser, Keys.ESCAPE)
+
+    rng = random.Random(4)
+    for _ in range(40):
+        play_one(browser, "base", rng)
+        idle(browser)
+        scores = browser.execute_script("return splendor.game.scores")
+        if step_count(browser) >= 6 and any(s["cards"] == 1 for s in scores):
+            break
+    game = browser.execute_script("return splendor.game")
+    # The log: one line a decision, its words from the server, as text (no markup).
+    items = browser.find_elements(By.CSS_SELECTOR, "#log li")
+    assert len(items) == len(game["log"]) >= 6
+    for item, entry in zip(items, game["log"], strict=True):
+        says = item.find_elements(By.CSS_SELECTOR, ".says")
+        assert entry["says"] and entry["says"] != entry["action"]
+        assert says and says[0].text == entry["says"]
+        assert not says[0].find_elements(By.CSS_SELECTOR, "*")
+    assert browser.find_element(By.ID, "last-says").text.endswith(game["last"]["says"])
+    # The seat strip: the points large (`8 / 15`), cards, tokens.
+    cells = browser.find_elements(By.CSS_SELECTOR, "#seat-strip li")
+    assert len(cells) == 2
+    for cell, score in zip(cells, game["scores"], strict=True):
+        big = cell.find_element(By.CSS_SELECTOR, ".points b")
+        assert big.text == str(score["points"])
+        assert float(big.value_of_css_property("font-size").removesuffix("px")) >= 24
+        assert cell.find_element(By.CSS_SELECTOR, ".goal").text == f"/ {score['target']}"
+        card_words = f"{score['cards']} card" + ("" if score["cards"] == 1 else "s")
+        assert card_words in cell.find_element(By.CSS_SELECTOR, ".more").text
+    assert any(s["cards"] == 1 for s in game["scores"]), "no seat with one card to check"
+    words = page_words(browser)
+    assert "1 card" in words and not PLURAL_SLIP.search(words), PLURAL_SLIP.search(words)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SHOTS / "base-says.png"))
+
+
+def finished_table(base: str, variant: str = "base", seed: int = 12) -> dict[str, Any]:
+    """A table whose human seat 0 played (the greedy AI's hint each time) against the greedy
+    AI until the end: its answer to POST /games."""
+    created: dict[str, Any] = api(
+        base,
+        "POST",
+        "/games",
+        body={"variant": variant, "players": 2, "seed": seed, "ai_seats": [1], "bot": "greedy"},
+    )
+    game, token = created["game_id"], created["seats"][0]["token"]
+    deadline = time.time() + 180
+    while True:
+        assert time.time() < deadline, "the game did not end"
+        snap = api(base, "GET", f"/games/{game}", token)
+        if snap["result"]:
+            return created
+        if not snap["legal"]:
+            time.sleep(0.05)
+            continue
+        hint = api(base, "POST", f"/games/{game}/hint", token, {"bot": "greedy"})
+        api(
+            base,
+            "POST",
+            f"/games/{game}/actions",
+            token,
+            {"action": hint["action_id"], "version": snap["version"]},
+        )
+
+
+def test_the_end_shows_the_standings_once(server: str) -> None:
+    """A finished game shows its standings once (rank, seat, points, cards, how it was
+    decided), on a desktop and on a phone, with Review and Save; undo and hint are disabled;
+    the board's own line of the result is left out; nothing says `16/15`."""
+    created = finished_table(server)
+    link = server.rstrip("/") + str(created["seats"][0]["link"])
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    DOC_IMAGES.mkdir(parents=True, exist_ok=True)
+    for size, (width, height) in SIZES.items():
+        driver = new_driver(width, height)
+        try:
+            driver.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {
+                    "width": width,
+                    "height": height,
+                    "deviceScaleFactor": 1,
+                    "mobile": size == "phone",
+                },
+            )
+            driver.get(link)
+            WebDriverWait(driver, 30).until(over)
+            game = driver.execute_script("return splendor.game")
+            result = game["result"]
+            rows = driver.find_elements(By.CSS_SELECTOR, "#standings tbody tr")
+            cells = [[td.text for td in r.find_elements(By.TAG_NAME, "td")] for r in rows]
+            assert cells == [
+                [str(s["rank"]), seat_words(s["seat"], 0, [1]), str(s["points"]), str(s["cards"])]
+                for s in result["standings"]
+            ]
+            title = driver.find_element(By.ID, "result-title").text
+            winners = result["winners"]
+            assert title == (
+                "Game over: you win."
+                if winners == [0]
+                else f"Game over: {' and '.join(seat_words(w, 0, [1]) for w in winners)} "
+                + ("wins." if len(winners) == 1 else "share the win.")
+            )
+            decided = driver.find_element(By.ID, "decided-by").text
+            assert decided == f"Decided by: {result['decided_by']}."
+            # Once: not in the message, not in the board's header; the status line says only
+            # that the game is over.
+            text = str(driver.execute_script("return document.body.innerText"))
+            winner = title.removeprefix("Game over: ")
+            assert text.count(winner) == 1, text
+            assert not driver.find_element(By.ID, "message").is_displayed()
+            assert not driver.find_element(By.ID, "choices-box").is_displayed()
+            status = driver.find_element(By.CSS_SELECTOR, '#board text[data-role="status"]')
+            assert not status.is_displayed()
+            assert driver.find_element(By.ID, "turn").text == "Game over."
+            # Undo and hint are off, and say why; Review, Play again and Save are under the
+            # standings (the review itself: test_review_a_finished_game_and_jump_to_a_mistake).
+            for name in ("undo", "hint"):
+                button = driver.find_element(By.ID, name)
+                assert (
+                    not button.is_enabled() and button.get_attribute("title") == "The game is over."
+                )
+            tools = driver.find_element(By.CSS_SELECTOR, "#result .tools")
+            shown_tools = [
+                b.text for b in tools.find_elements(By.TAG_NAME, "button") if b.is_displayed()
+            ]
+            assert shown_tools == ["Review", "Play again", "Save"]
+            assert driver.find_element(By.ID, "result-save").is_displayed()
+            assert not driver.find_element(By.ID, "save").is_displayed()
+            # A score past the target is the real score, with the target beside it.
+            words = page_words(driver)
+            assert not re.search(r"\b(1[6-9]|2\d)/15\b", words) and not PLURAL_SLIP.search(words)
+            best = max(s["points"] for s in game["scores"])
+            if best > 15:
+                assert f"points {best} (target 15)" in words
+            if best >= 15:
+                assert "✓ 15 to win" in words
+            driver.execute_script("document.getElementById('result').scrollIntoView()")
+            name = f"web-standings-{size}.png"
+            driver.save_screenshot(str(SHOTS / name))
+            keep_small(SHOTS / name, DOC_IMAGES / name)
+        finally:
+            driver.quit()
+
+
+def test_a_mid_game_log_in_pictures(server: str) -> None:
+    """The log of a game in play, each line with what it did, at a desktop's size and a
+    phone's (the pictures of docs/web.md); on a phone, Esc leaves no empty box."""
+    link = server.rstrip("/") + mid_game(server, "base", random.Random(7))
+    for size, (width, height) in SIZES.items():
+        driver = new_driver(width, height)
+        try:
+            driver.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {
+                    "width": width,
+                    "height": height,
+                    "deviceScaleFactor": 1,
+                    "mobile": size == "phone",
+                },
+            )
+            driver.execute_cdp_cmd(
+                "Emulation.setEmulatedMedia",
+                {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]},
+            )
+            driver.get(link)
+            idle(driver)
+            if size == "phone":
+                # Esc clears the picks and the message: no empty box is left in the prompt.
+                click_pick(driver, "token w")
+                WebDriverWait(driver, 5).until(
+                    lambda d: d.find_element(By.ID, "selection-box").is_displayed()
+                )
+                press(driver, Keys.ESCAPE)
+                WebDriverWait(driver, 5).until(
+                    lambda d: not d.find_element(By.ID, "selection-box").is_displayed()
+                )
+                for box in ("message", "inspect", "selection-box"):
+                    assert not driver.find_element(By.ID, box).is_displayed(), box
+            assert len(driver.find_elements(By.CSS_SELECTOR, "#log li .says")) >= 8
+            overflow = driver.execute_script(
+                "return document.documentElement.scrollWidth - window.innerWidth"
+            )
+            assert overflow <= 0, f"the page is wider than the {width} px window"
+            driver.execute_script(
+                "const log = document.getElementById('log');"
+                " log.closest('section').scrollIntoView({block: 'center'});"
+                " log.scrollTop = log.scrollHeight;"
+            )
+            name = f"web-log-{size}.png"
+            driver.save_screenshot(str(SHOTS / name))
+            keep_small(SHOTS / name, DOC_IMAGES / name)
+        finally:
+            driver.quit()
+
+
+# Recorded by the test: each sound the page makes and each notification it shows, with
+# whether it was the page's seat's turn then; a browser whose notifications are allowed and
+# whose page is not in focus (another tab's).
+ALERTS = """
+window.__beeps = [];
+window.__notes = [];
+window.__asked = 0;
+window.__titles = [];
+const mineNow = () => !!(window.splendor && window.splendor.game
+  && window.splendor.game.current === window.splendor.game.seat && !window.splendor.game.result);
+const realOscillator = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+  window.__beeps.push(mineNow());
+  return realOscillator.call(this);
+};
+class FakeNotification {
+  // Kept for the tab, as a browser keeps a site's permission.
+  static get permission() { return sessionStorage.getItem("fake-permission") || "default"; }
+  static async requestPermission() {
+    window.__asked += 1;
+    sessionStorage.setItem("fake-permission", "granted");
+    return "granted";
+  }
+  constructor(title, options) { window.__notes.push([title, mineNow()]); }
+  close() {}
+}
+window.Notification = FakeNotification;
+document.hasFocus = () => false;
+const realTitle = Object.getOwnPropertyDescriptor(Document.prototype, "title");
+Object.defineProperty(document, "title", {
+  get() { return realTitle.get.call(this); },
+  set(v) { window.__titles.push([v, mineNow()]); realTitle.set.call(this, v); },
+});
+"""
+
+
+def test_your_turn_in_the_title_and_alerts_off_until_turned_on(server: str) -> None:
+    """The tab's title says when it is the seat's turn; the sound and the notification are
+    off by default (nothing plays, nothing is asked), then, once turned on, come each time
+    the turn comes back, never on the AI's turn, and stay on after a reload."""
+    driver = new_driver()
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": ALERTS})
+    try:
+        start_table(driver, server, "base", 2, [1], strength="greedy", seed=8)
+        idle(driver)
+        assert driver.title == "● Your turn — splendor"
+        assert not driver.find_element(By.ID, "alert-sound").is_selected()
+        assert not driver.find_element(By.ID, "alert-notify").is_selected()
+        rng = random.Random(8)
+        for _ in range(2):
+            play_one(driver, "base", rng)
+            idle(driver)
+            assert driver.title == "● Your turn — splendor"
+        # The title said "your turn" exactly while it was: never on the AI's turn.
+        titles = driver.execute_script("return window.__titles")
+        assert any(not mine for _, mine in titles) and any(mine for _, mine in titles)
+        assert all((title == "● Your turn — splendor") == mine for title, mine in titles), titles
+        assert driver.execute_script("return [window.__beeps, window.__notes, window.__asked]") == [
+            [],
+            [],
+            0,
+        ]
+        assert driver.execute_script("return localStorage.length") == 0
+        # Turned on: the sound plays once to be heard, the browser is asked once.
+        driver.find_element(By.CSS_SELECTOR, "#alerts summary").click()
+        driver.find_element(By.ID, "alert-sound").click()
+        driver.find_element(By.ID, "alert-notify").click()
+        WebDriverWait(driver, 5).until(lambda d: d.execute_script("return window.__asked") == 1)
+        assert driver.find_element(By.ID, "alert-notify").is_selected()
+        preview = len(driver.execute_script("return window.__beeps"))
+        assert preview > 0
+        since = step_count(driver)
+
+        def turns_back(d: WebDriver) -> int:
+            """The times the turn came back to seat 0 from the AI since the toggles."""
+            log = d.execute_script("return splendor.game.log")
+            seats = [e["seat"] for e in log] + [0]  # seat 0 is to play now (idle)
+            return sum(1 for i in range(since, len(log)) if seats[i] == 1 and seats[i + 1] == 0)
+
+        for _ in range(15):
+            play_one(driver, "base", rng)
+            idle(driver)
+            if over(driver) or turns_back(driver) >= 3:
+                break
+        back = turns_back(driver)
+        assert back >= 2
+        beeps = driver.execute_script("return window.__beeps")
+        notes = driver.execute_script("return window.__notes")
+        # Once a turn that came back (a return of tokens, the seat's own, alerts nothing).
+        assert all(beeps) and len(beeps) == preview * (back + 1), beeps
+        assert len(notes) == back and all(mine for _, mine in notes), notes
+        assert {title for title, _ in notes} == {"Your turn — splendor"}
+        # Remembered: after a reload both are still on, and nothing fired on opening.
+        driver.refresh()
+        idle(driver)
+        assert driver.find_element(By.ID, "alert-sound").is_selected()
+        assert driver.find_element(By.ID, "alert-notify").is_selected()
+        assert driver.execute_script("return [window.__beeps, window.__notes]") == [[], []]
+    finally:
+        driver.quit()

@@ -36,7 +36,7 @@ from html import escape, unescape
 
 from splendor.render.last import last_marks
 from splendor.render.model import Board, Card, Seat, Slot, Tile
-from splendor.render.text import bonus_mark, seat_name, stat_text
+from splendor.render.text import bonus_mark, counted, seat_name, stat_text
 
 WIDTH = 1120
 """Width of every board in SVG user units (the height follows the content)."""
@@ -275,9 +275,9 @@ def _keyed(key: str, body: str) -> str:
 
 def _card_title(card: Card, variant: str) -> str:
     parts = [card.name] if card.name else []
-    parts.append(f"level {card.level}, bonus {bonus_mark(card)}, {card.points} points")
+    parts.append(f"level {card.level}, bonus {bonus_mark(card)}, {counted(card.points, 'point')}")
     if card.crowns:
-        parts.append(f"{card.crowns} crowns")
+        parts.append(counted(card.crowns, "crown"))
     if card.abilities:
         parts.append("ability " + "+".join(card.abilities))
     if card.avengers:
@@ -414,7 +414,7 @@ def _slot(
 
 def _tile_title(tile: Tile) -> str:
     requires = " ".join(f"{c.n}{c.letter}" for c in tile.requires)
-    title = f"{tile.label} {tile.name}".strip() + f": {tile.points} points"
+    title = f"{tile.label} {tile.name}".strip() + f": {counted(tile.points, 'point')}"
     if requires:
         title += f", needs bonuses {requires}"
     if tile.abilities:
@@ -452,9 +452,8 @@ def _seat(
     v = board.variant
     me = f"seat {seat.index}"
     name = seat_name(seat.index, names, board.viewer)
-    header = (
-        f"{'> ' if seat.to_play else ''}{name}   {seat.cards} cards   tokens {seat.tokens_total}/10"
-    )
+    cards = counted(seat.cards, "card")
+    header = f"{'> ' if seat.to_play else ''}{name}   {cards}   tokens {seat.tokens_total}/10"
     stats = "   ".join(stat_text(s) for s in seat.stats if s.value or not s.flag)
     out = [
         _text(x + 10, y + 20, header, size=15, cls="sbb"),
@@ -622,7 +621,8 @@ def board_svg(
     out.append(
         _text(14, 28, f"{board.title}  |  {board.num_players} seats  |  {turn}", size=20, cls="sbb")
     )
-    out.append(_text(14, 50, status, size=14))
+    # Marked, so a page that states the result in its own words can leave this line out.
+    out.append(_text(14, 50, status, size=14, data_role="status"))
 
     left_x, y = 14.0, 70.0
     supply, h = _supply(board, left_x, y)
@@ -644,7 +644,9 @@ def board_svg(
             else f'<rect x="{left_x}" y="{y + 14}" width="84" height="{CARD_H}" rx="8" fill="none" '
             f'stroke="#bbb" stroke-dasharray="5 4"/>'
         )
-        out.append(_group(deck_pick, f"level {row.level} deck: {row.deck} cards", deck_body))
+        out.append(
+            _group(deck_pick, f"level {row.level} deck: {counted(row.deck, 'card')}", deck_body)
+        )
         for i, slot in enumerate(row.slots):
             sx = left_x + 96 + i * (CARD_W + 8)
             out.append(_slot(slot, sx, y + 14, variant=v, pick=slot.label if slot.card else None))

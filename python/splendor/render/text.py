@@ -22,6 +22,11 @@ LABEL = 4
 NAME = 15
 
 
+def counted(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``, ``0 cards``: a number and its noun, singular for one."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def count_text(counts: Iterable[Count]) -> str:
     """``3w 2u``: amount then letter, as a cost or a requirement reads."""
     return " ".join(f"{c.n}{c.letter}" for c in counts)
@@ -81,11 +86,14 @@ def tile_text(tile: Tile) -> str:
 
 
 def stat_text(stat: Stat) -> str:
-    """``crowns 3/10`` (a target), ``Avengers icons 4``, or a set flag's label."""
+    """``crowns 3/10`` (a target), ``Avengers icons 4``, or a set flag's label. A figure
+    past its target reads ``points 16 (target 15)``: the real score, never ``16/15``."""
     if stat.flag:
         return stat.label
     if stat.target is None:
         return f"{stat.label} {stat.value}"
+    if stat.value > stat.target:
+        return f"{stat.label} {stat.value} (target {stat.target})"
     return f"{stat.label} {stat.value}/{stat.target}"
 
 

@@ -328,6 +328,12 @@ class LegalAction(BaseModel):
         " one `cell C` per board cell in Duel; none for a choice that is no place of the board"
         " (a payment, a return, a pass)"
     )
+    note: str = Field(
+        default="",
+        description="On a reserve of a face-up card the seat cannot buy (in the main phase):"
+        " why not, in the engine's words (`you cannot afford it: you lack 2 red 1 black and"
+        " hold 0 gold`); empty otherwise",
+    )
 
 
 class LogEntry(BaseModel):
@@ -340,6 +346,17 @@ class LogEntry(BaseModel):
     says: str = Field(default="", description="What the decision did, in words (as `last.says`)")
     win_estimate: float | None = None
     considered: list[Considered] = Field(default_factory=list)
+
+
+class SeatScore(BaseModel):
+    """One seat's score at a glance, as the viewer may see it."""
+
+    seat: int
+    points: int = Field(description="The real score (never capped)")
+    target: int | None = Field(description="The points that win (base 15, Duel 20, Marvel 16)")
+    cards: int = Field(description="Cards bought (recruited)")
+    tokens: int = Field(description="Tokens held")
+    reserved: int = Field(description="Cards reserved")
 
 
 class Standing(BaseModel):
@@ -398,6 +415,15 @@ class GameSnapshot(BaseModel):
     can_undo: bool
     seating: int = Field(default=0, description="Counts the changes of the seats")
     next: str | None = Field(default=None, description="The rematch's id, once dealt")
+    scores: list[SeatScore] = Field(
+        default_factory=list, description="Each seat's points, the target, cards, tokens"
+    )
+    place_notes: dict[str, str] = Field(
+        default_factory=dict,
+        description="Places of the board (`data-pick`) that no take picks, and how they do"
+        " come: the bank's gold (`token y`; Marvel's grey `token s` and green `token t`),"
+        " Duel's cells holding gold",
+    )
 
 
 class SavedGame(BaseModel):

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 
+from splendor import render
 from splendor.web import models as m
-from splendor.web.boards import board_svg, board_text, view_json
+from splendor.web import notes
+from splendor.web.boards import board_svg, board_text, public, view_json
 from splendor.web.games import Game
 from splendor.web.picks import action_picks
 from splendor.web.store import GameRow
@@ -51,13 +53,11 @@ def snapshot(
     """What ``viewer`` (None: a spectator, or the host) sees of ``game``: nothing it may
     not see (``row``: the game's row, for its seats' changes and its rematch)."""
     state = game.state
+    variant = str(state.variant)
+    view = json.loads(view_json(game, state, viewer))
     legal = []
     if viewer is not None and game.current == viewer:
-        variant = str(state.variant)
-        legal = [
-            m.LegalAction(id=int(a), text=str(a), picks=action_picks(variant, str(a)))
-            for a in state.legal_actions()
-        ]
+        legal = notes.legal_actions(state, variant, str(view.get("phase", "main")), action_picks)
     last = None
     if game.steps:
         i = game.steps - 1
@@ -83,7 +83,7 @@ def snapshot(
         step=game.steps,
         thinking=game.thinking,
         last=last,
-        view=json.loads(view_json(game, state, viewer)),
+        view=view,
         svg=board_svg(game, state, viewer),
         text=board_text(game, state, viewer),
         legal=legal,
@@ -92,4 +92,8 @@ def snapshot(
         can_undo=game.can_undo(viewer),
         seating=0 if row is None else row.seating,
         next=None if row is None else row.next_game,
+        scores=notes.scores(
+            render.board_of(state, render.PUBLIC if public(game, viewer) else viewer)
+        ),
+        place_notes=notes.place_notes(variant, view),
     )

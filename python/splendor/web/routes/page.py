@@ -16,6 +16,7 @@ _JS_MODULES = (
     "live",
     "main",
     "moves",
+    "notify",
     "panels",
     "picks",
     "review",

@@ -7,12 +7,13 @@
 // The modules, by concern: state.js (the shared state), api.js (calls and errors), live.js
 // (the event stream), setup.js (the start form and the table's links), board.js (the SVG
 // board), panels.js (everything around it), picks.js (choosing by clicking places),
-// moves.js (playing, hint, undo, save, replay), review.js (the review of a finished game).
-// This one routes and wires them.
+// moves.js (playing, hint, undo, save, replay), review.js (the review of a finished game),
+// notify.js (the title and the alerts on the seat's turn). This one routes and wires them.
 import { call } from "./api.js";
 import { moveFocus, PHONE, redraw } from "./board.js";
 import { follow, stop } from "./live.js";
 import { hint, play, replayTo, save, undo } from "./moves.js";
+import { resetAlerts, setupAlerts } from "./notify.js";
 import { say, setConn } from "./panels.js";
 import { cancel, onPick } from "./picks.js";
 import { resetReview, startReview } from "./review.js";
@@ -40,6 +41,7 @@ function route() {
   state.replayStep = null;
   state.lastSeen = null;
   resetReview();
+  resetAlerts();
   $("start").hidden = next !== null;
   $("join").hidden = true;
   $("table").hidden = next === null;
@@ -63,6 +65,8 @@ function route() {
   $("ai-move").textContent = "No AI move yet.";
   $("result").hidden = true;
   $("replay").hidden = true;
+  $("seat-strip").innerHTML = "";
+  $("last-move").hidden = true;
   say("Opening the table…");
   drawLinks();
   follow(state.session);
@@ -125,6 +129,8 @@ $("host-invite").addEventListener("click", reinvite);
 $("review-start").addEventListener("click", startReview);
 $("undo").addEventListener("click", undo);
 $("save").addEventListener("click", save);
+$("result-save").addEventListener("click", save);
+setupAlerts();
 $("load").addEventListener("change", (e) => load(e, "table"));
 $("load-start").addEventListener("change", (e) => load(e, "start"));
 $("clear").addEventListener("click", cancel);

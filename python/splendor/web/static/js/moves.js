@@ -3,7 +3,7 @@
 import { call, gamePath } from "./api.js";
 import { drawBoard } from "./board.js";
 import { refresh } from "./live.js";
-import { accept, moveTable, resultLine, say } from "./panels.js";
+import { accept, moveTable, say } from "./panels.js";
 import { $, state } from "./state.js";
 
 export function myTurn() {
@@ -23,7 +23,7 @@ export async function play(action) {
     const mine = snapshot.log.length ? snapshot.log[snapshot.log.length - 1] : null;
     // An answer older than what the event stream brought meanwhile is not drawn again.
     if (accept(snapshot)) state.lastSeen = snapshot.last ? snapshot.last.index : mine && mine.index;
-    if (mine) say(state.game.result ? resultLine() : `You played ${mine.action}.`);
+    if (mine) say(state.game.result ? "" : `You played ${mine.action}.`); // the standings say the end
   } catch (error) {
     if (error.code === "game_changed") {
       say("The game changed before your move arrived: nothing was played; here it is now.", "error");

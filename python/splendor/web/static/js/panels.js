@@ -1,11 +1,14 @@
-// Everything around the board: the message line, the turn and connection lines, the choice
-// buttons, the legal moves, the log, the AI's move and the result. A snapshot is drawn here.
+// Everything around the board: the message line, the turn and connection lines, the seats'
+// scores, the last move, the choice buttons, the legal moves, the log, the AI's move and the
+// final standings. A snapshot is drawn here. Every text from the server (what a move did, a
+// name) goes into the page as text (textContent), never as HTML.
 //
 // Buttons that play carry what they play (data-action: an action id; data-try: a text the
 // server is asked about, to explain why not); main.js plays them on a click.
 import { clearRings, drawBoard, drawSelection, findPick, focusedPlace } from "./board.js";
+import { onSnapshot } from "./notify.js";
 import { drawAgain, drawHost } from "./seats.js";
-import { $, label, mySeat, nameOf, pct, roleOf, state, variantOf, who } from "./state.js";
+import { $, counted, mySeat, nameOf, pct, roleOf, state, variantOf, who } from "./state.js";
 
 export function say(text, kind = "") {
   $("message").textContent = text;
@@ -52,13 +55,19 @@ function show(snapshot) {
   $("hint").hidden = seat === null;
   $("undo").disabled = !snapshot.can_undo;
   $("hint").disabled = snapshot.legal.length === 0;
+  // After the end every hidden card is known: nothing goes back, nothing is to be hinted.
+  const over = snapshot.result ? "The game is over." : "";
+  $("undo").title = over;
+  $("hint").title = over;
   $("save").hidden = !(snapshot.result || (seat !== null && humans <= 1));
   const watching = snapshot.access === "host" ? "hosting" : "watching";
   const me = nameOf(seat);
-  $("where").textContent = `${variantOf(snapshot.variant).title}, ${snapshot.players} seats · ${seat === null ? watching : `you are ${me ? `${me}, ` : ""}seat ${seat}`}`;
+  $("where").textContent = `${variantOf(snapshot.variant).title}, ${counted(snapshot.players, "seat")} · ${seat === null ? watching : `you are ${me ? `${me}, ` : ""}seat ${seat}`}`;
   $("where").title = `table ${snapshot.game_id}`;
-  const yours = !snapshot.result && seat !== null && snapshot.current === seat;
-  document.title = `${yours ? "● your turn · " : ""}splendor: ${seat === null ? "watching" : `seat ${seat}`}`;
+  $("table").classList.toggle("over", !!snapshot.result);
+  onSnapshot(snapshot);
+  drawScores();
+  drawLast();
   drawTurn();
   drawChoices();
   drawLegal();
@@ -107,17 +116,69 @@ function announce(first) {
       say(game.legal.length ? "Your turn: click the board (or use the keyboard)."
         : mySeat() === null ? "You are watching: the board shows what every player sees." : "");
     }
-    else say(resultLine());
+    else say(""); // the standings say how it ended, once
     return;
   }
   if (index === state.lastSeen) return;
   state.lastSeen = index;
   if (game.result) {
-    say(resultLine());
+    say("");
     return;
   }
   const entry = last || game.log[game.log.length - 1];
   if (entry && entry.seat !== mySeat()) say(`${who(entry.seat)} played ${entry.action}.`);
+}
+
+// Each seat's score at a glance: its points large, cards, tokens and reserved cards. The
+// number is always the real score; below the target it reads `8 / 15`, at or past it
+// `16 ✓ 15 to win`, never `16 / 15`; the bar fills up to the target and stops there.
+function drawScores() {
+  const game = state.game;
+  const strip = $("seat-strip");
+  strip.innerHTML = "";
+  for (const s of game.scores || []) {
+    const item = document.createElement("li");
+    item.dataset.seat = String(s.seat);
+    if (!game.result && game.current === s.seat) item.classList.add("to-play");
+    if (s.seat === mySeat()) item.classList.add("mine");
+    const name = document.createElement("span");
+    name.className = "who";
+    name.textContent = who(s.seat);
+    const points = document.createElement("span");
+    points.className = "points";
+    const big = document.createElement("b");
+    big.textContent = String(s.points);
+    const goal = document.createElement("span");
+    goal.className = "goal";
+    if (s.target === null || s.target === undefined) goal.textContent = " points";
+    else if (s.points >= s.target) goal.textContent = ` ✓ ${s.target} to win`;
+    else goal.textContent = ` / ${s.target}`;
+    points.append(big, goal);
+    points.setAttribute("aria-label", s.target ? `${counted(s.points, "point")} of ${s.target}` : counted(s.points, "point"));
+    const more = document.createElement("span");
+    more.className = "more";
+    more.textContent = [counted(s.cards, "card"), counted(s.tokens, "token"), s.reserved ? `${s.reserved} reserved` : ""]
+      .filter(Boolean).join(" · ");
+    item.append(name, points);
+    if (s.target) {
+      const bar = document.createElement("meter");
+      bar.min = 0;
+      bar.max = s.target;
+      bar.value = Math.min(s.points, s.target);
+      bar.setAttribute("aria-hidden", "true");
+      item.append(bar);
+    }
+    item.append(more);
+    strip.append(item);
+  }
+}
+
+// The last decision in words (what it did, from this page's information).
+function drawLast() {
+  const last = state.game.last;
+  $("last-move").hidden = !last;
+  if (!last) return;
+  $("last-says").textContent = `${who(last.seat)}: ${last.says || last.action}`;
 }
 
 function drawLegal() {
@@ -153,6 +214,8 @@ export function drawChoices(candidates) {
   $("inspect").hidden = true;
   document.querySelectorAll("#board .inspected").forEach((g) => g.classList.remove("inspected"));
   clearRings("inspect-ring");
+  // Once the game is over there is nothing to choose: the box shows only a card clicked.
+  $("choices-box").hidden = !!game.result && !candidates;
   const phase = game.view && game.view.phase ? game.view.phase : "main";
   let list = candidates;
   if (!list) list = phase === "main" ? [] : game.legal;
@@ -186,17 +249,20 @@ function drawLog() {
   for (const e of game.log) {
     const item = document.createElement("li");
     const estimate = e.win_estimate === null || e.win_estimate === undefined ? "" : ` (win ${pct(e.win_estimate)})`;
-    item.textContent = `${who(e.seat)}: ${e.action}${estimate}`;
+    const move = document.createElement("span");
+    move.className = "move";
+    move.textContent = `${who(e.seat)}: ${e.action}${estimate}`;
+    item.append(move);
+    if (e.says && e.says !== e.action) {
+      const says = document.createElement("span");
+      says.className = "says";
+      says.textContent = e.says;
+      item.append(says);
+    }
     if (game.last && e.index === game.last.index) item.className = "last";
     list.append(item);
   }
   list.scrollTop = list.scrollHeight;
-}
-
-// The result's first line (who won), for the message line.
-export function resultLine() {
-  const head = $("result").querySelector(".result-line");
-  return head ? head.textContent : $("result").textContent;
 }
 
 function drawResult() {
@@ -210,28 +276,23 @@ function drawResult() {
   }
   const r = game.result;
   const names = r.winners.map(who);
-  const head = document.createElement("p");
-  head.className = "result-line";
-  head.textContent = r.winners.length
-    ? `Game over (${r.reason}): ${names.join(" and ")} ${r.winners.length > 1 ? "share the win" : "wins"}.`
-    : `Game over (${r.reason}): no winner.`;
-  box.replaceChildren(head);
-  // The standings, best first, each seat by its name (as text).
-  if (r.standings && r.standings.length) {
-    const list = document.createElement("ol");
-    list.className = "standings";
-    for (const s of r.standings) {
-      const item = document.createElement("li");
-      item.textContent = `${s.rank}. ${label(s.seat)}: ${s.points} points, ${s.cards} cards`;
-      list.append(item);
-    }
-    box.append(list);
-    if (r.decided_by) {
-      const how = document.createElement("p");
-      how.textContent = `Decided by ${r.decided_by}.`;
-      box.append(how);
-    }
+  const alone = r.winners.length === 1;
+  $("result-title").textContent = !r.winners.length ? "Game over: no winner."
+    : alone && r.winners[0] === mySeat() ? "Game over: you win."
+      : `Game over: ${names.join(" and ")} ${alone ? "wins" : "share the win"}.`;
+  $("decided-by").textContent = `Decided by: ${r.decided_by || r.reason}.`;
+  const rows = $("standings").tBodies[0];
+  rows.innerHTML = "";
+  for (const s of r.standings || []) {
+    const row = rows.insertRow();
+    if (s.seat === mySeat()) row.className = "mine";
+    row.insertCell().textContent = String(s.rank);
+    row.insertCell().textContent = who(s.seat);
+    row.insertCell().textContent = String(s.points);
+    row.insertCell().textContent = String(s.cards);
   }
+  $("result-save").hidden = $("save").hidden;
+  $("save").hidden = true; // one Save: the standings' own
   box.hidden = false;
   const slider = $("replay-step");
   slider.max = String(game.step);
@@ -283,3 +344,4 @@ function drawAi() {
   }
   moveTable(entry, `The AI (seat ${entry.seat}) played`);
 }
+

@@ -24,11 +24,23 @@ function samePlaces(a, b) {
   return a.length === b.length && [...a].sort().join() === [...b].sort().join();
 }
 
+// Whether some legal action picks `pick` (alone or with other places).
+function picksSome(pick) {
+  return state.game.legal.some((a) => a.picks.includes(pick));
+}
+
 export function onPick(pick, target) {
   const game = state.game;
   if (state.busy || state.replayStep !== null || !game) return;
   if (isCard(pick)) {
     inspect(pick, target, namedBy(pick));
+    return;
+  }
+  // A token no take picks (gold, Marvel's grey and green; a Duel cell holding gold): say how
+  // it does come, rather than have the engine list the grammar of every move.
+  const note = (game.place_notes || {})[pick];
+  if (note && !picksSome(pick)) {
+    say(note);
     return;
   }
   if (!myTurn()) {
@@ -91,6 +103,7 @@ function inspect(pick, target, candidates) {
   about.textContent = title ? title.textContent : pick;
   box.append(about);
   box.hidden = false;
+  $("choices-box").hidden = false;
   $("choices-title").textContent = `Card ${pick}`;
   if (!myTurn()) {
     say(state.game.result ? `${pick}.` : `${pick}: you can play when it is your turn.`);
@@ -98,7 +111,16 @@ function inspect(pick, target, candidates) {
   }
   if (candidates.length) {
     numberChoices();
-    say(`${pick}: ${candidates.map((a) => a.text).join(" or ")}?`);
+    // A card that may be reserved but not bought says what it lacks (the server's note).
+    const lack = candidates.map((a) => a.note).find(Boolean);
+    const why = lack ? ` You cannot ${variantOf(state.game.variant).verbs.buy} it now: ${lack}.` : "";
+    say(`${pick}: ${candidates.map((a) => a.text).join(" or ")}?${why}`);
+    if (lack) {
+      const p = document.createElement("p");
+      p.className = "lack";
+      p.textContent = `Not now: ${lack}.`;
+      box.append(p);
+    }
     return;
   }
   const verbs = variantOf(state.game.variant).verbs;
@@ -121,7 +143,8 @@ function offerTakes() {
     tryButton(text, text);
     say(`No legal move takes exactly ${parts.join(" ")}; pick more, or try it to see why.`);
   } else if (exact.length) {
-    say(`Confirm: ${exact.map((a) => a.text).join(" or ")}.`);
+    const notes = picked.map((p) => (state.game.place_notes || {})[p]).filter(Boolean);
+    say(`Confirm: ${exact.map((a) => a.text).join(" or ")}.${notes.length ? ` ${notes[0]}` : ""}`);
   }
 }
 

@@ -62,3 +62,8 @@ export function who(seat) {
 export function pct(x) {
   return `${Math.round(100 * x)}%`;
 }
+
+// `1 card`, `2 cards`, `0 cards`: a number and its noun, singular for one.
+export function counted(n, word, words = `${word}s`) {
+  return `${n} ${n === 1 ? word : words}`;
+}
