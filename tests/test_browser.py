@@ -1084,7 +1084,7 @@ def test_each_move_is_said_and_each_seat_scored(server: str, browser: WebDriver)
     cells = browser.find_elements(By.CSS_SELECTOR, "#seat-strip li")
     assert len(cells) == 2
     for cell, score in zip(cells, game["scores"], strict=True):
-        big = cell.find_element(By.CSS_SELECTOR, ".points b")
+        big = cell.find_element(By.CSS_SELECTOR, ".points .score")
         assert big.text == str(score["points"])
         assert float(big.value_of_css_property("font-size").removesuffix("px")) >= 24
         assert cell.find_element(By.CSS_SELECTOR, ".goal").text == f"/ {score['target']}"

@@ -146,7 +146,9 @@ function drawScores() {
     name.textContent = who(s.seat);
     const points = document.createElement("span");
     points.className = "points";
-    const big = document.createElement("b");
+    // A span, not <b>: the page makes no <b> of its own, so one would be a name sent as markup.
+    const big = document.createElement("span");
+    big.className = "score";
     big.textContent = String(s.points);
     const goal = document.createElement("span");
     goal.className = "goal";
