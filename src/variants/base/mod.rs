@@ -42,32 +42,9 @@ impl Game for BaseState {
     fn legal_actions(&self, out: &mut ActionList) {
         self.legal_into(out);
     }
-    /// Same checks and messages as the trait's default, but tests the one
-    /// action directly instead of building the whole legal list.
-    fn apply(&mut self, a: Action) -> Result<(), GameError> {
-        if a.index() >= actions::NUM_ACTIONS {
-            return Err(GameError::InvalidAction(crate::game::range_message(
-                "action id",
-                0,
-                actions::NUM_ACTIONS - 1,
-                a.0,
-            )));
-        }
-        if self.phase == Phase::Over {
-            return Err(GameError::IllegalAction(format!(
-                "the game is over; `{}` cannot be played",
-                actions::action_text(a)
-            )));
-        }
-        if !self.is_legal(a.0) {
-            return Err(GameError::IllegalAction(format!(
-                "`{}` is not legal now: {}",
-                actions::action_text(a),
-                self.explain(a)
-            )));
-        }
-        self.apply_action(a);
-        Ok(())
+    #[inline]
+    fn is_legal(&self, a: Action) -> bool {
+        self.allows(a.0)
     }
     #[inline]
     fn apply_unchecked(&mut self, a: Action) {

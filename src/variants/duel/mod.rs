@@ -39,6 +39,10 @@ impl Game for DuelState {
         self.legal(out);
     }
     #[inline]
+    fn is_legal(&self, a: Action) -> bool {
+        self.allows(a.0)
+    }
+    #[inline]
     fn apply_unchecked(&mut self, a: Action) {
         if self.phase != Phase::Over {
             self.play(a);

@@ -69,6 +69,10 @@ impl Game for MarvelState {
     fn legal_actions(&self, out: &mut ActionList) {
         self.legal(out);
     }
+    #[inline]
+    fn is_legal(&self, a: Action) -> bool {
+        self.allows(a.0)
+    }
     fn apply_unchecked(&mut self, a: Action) {
         self.step(a.0);
     }
