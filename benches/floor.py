@@ -3,7 +3,7 @@ and against the working tree, and times both in interleaved rounds of one run.
 
 Usage (from the repository root; docs/figures.md, "The engine's floor: before and after"):
 
-    python benches/floor.py [--base 60f7934] [--rounds 7] [--callgrind 300] [--profile]
+    python benches/floor.py [--base 60f7934] [--rounds 9] [--callgrind 300] [--profile]
 
 Every figure is per-thread CPU time (one thread), the median over the rounds; the two builds
 alternate which goes first in each round, so a change of machine load hits both alike.
@@ -11,7 +11,7 @@ alternate which goes first in each round, so a change of machine load hits both 
 `valgrind --tool=callgrind` (the difference between GAMES games and none, over the decisions
 played); `--profile` prints where those instructions go in the working tree's build.
 
-The past commit is exported with `git archive` into a temporary folder (no worktree is
+The past commit is exported with `git archive` into `target/floor/tree-COMMIT` (no worktree is
 registered) and both builds get their own target folder under `target/floor/`.
 """
 
@@ -128,20 +128,19 @@ def main() -> int:
     """Builds, runs and prints the before/after table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", default="60f7934", help="the commit to compare against")
-    parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds")
+    parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds")
     parser.add_argument("--callgrind", type=int, default=0, metavar="GAMES")
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
 
-    with tempfile.TemporaryDirectory(prefix="splendor-floor-") as tmp:
-        old_tree = Path(tmp)
-        export(args.base, old_tree)
-        old = build(old_tree, ROOT / "target" / "floor" / "before")
-        new = build(ROOT, ROOT / "target" / "floor" / "after")
-        # Keep the past binary once its sources are gone.
-        kept = ROOT / "target" / "floor" / "splendor-floor-before"
-        shutil.copy2(old, kept)
-    old = kept
+    # A fixed folder per commit: re-exported each run with the commit's own file times, so
+    # that cargo finds the previous build of it up to date.
+    old_tree = ROOT / "target" / "floor" / f"tree-{args.base}"
+    shutil.rmtree(old_tree, ignore_errors=True)
+    old_tree.mkdir(parents=True)
+    export(args.base, old_tree)
+    old = build(old_tree, ROOT / "target" / "floor" / "before")
+    new = build(ROOT, ROOT / "target" / "floor" / "after")
 
     samples: dict[str, dict[str, list[float]]] = {"before": {}, "after": {}}
     units: dict[str, str] = {}

@@ -103,26 +103,34 @@ fn applies<G: Game>(variant: &str, players: u8) {
         }
         units
     });
-    report(&format!("{variant}: copy + apply_unchecked"), "position", || {
-        for _ in 0..rounds {
-            for (s, a) in &sample {
-                let mut t = black_box(s).clone();
-                t.apply_unchecked(black_box(*a));
-                black_box(&t);
+    report(
+        &format!("{variant}: copy + apply_unchecked"),
+        "position",
+        || {
+            for _ in 0..rounds {
+                for (s, a) in &sample {
+                    let mut t = black_box(s).clone();
+                    t.apply_unchecked(black_box(*a));
+                    black_box(&t);
+                }
             }
-        }
-        units
-    });
-    report(&format!("{variant}: copy + apply (checked)"), "position", || {
-        for _ in 0..rounds {
-            for (s, a) in &sample {
-                let mut t = black_box(s).clone();
-                t.apply(black_box(*a)).expect("a legal action");
-                black_box(&t);
+            units
+        },
+    );
+    report(
+        &format!("{variant}: copy + apply (checked)"),
+        "position",
+        || {
+            for _ in 0..rounds {
+                for (s, a) in &sample {
+                    let mut t = black_box(s).clone();
+                    t.apply(black_box(*a)).expect("a legal action");
+                    black_box(&t);
+                }
             }
-        }
-        units
-    });
+            units
+        },
+    );
 }
 
 fn opening_list<G: Game>(variant: &str, players: u8) {
@@ -130,29 +138,37 @@ fn opening_list<G: Game>(variant: &str, players: u8) {
     let mut list = ActionList::new();
     s.legal_actions(&mut list);
     let n = list.len();
-    report(&format!("{variant}: legal list at the opening"), "call", || {
-        let calls = 2_000_000;
-        for _ in 0..calls {
-            black_box(&s).legal_actions(&mut list);
-            assert_eq!(list.len(), n);
-        }
-        calls
-    });
+    report(
+        &format!("{variant}: legal list at the opening"),
+        "call",
+        || {
+            let calls = 2_000_000;
+            for _ in 0..calls {
+                black_box(&s).legal_actions(&mut list);
+                assert_eq!(list.len(), n);
+            }
+            calls
+        },
+    );
 }
 
 fn legal_lists<G: Game>(variant: &str, players: u8) {
     let sample = positions::<G>(players, 4096);
     let mut list = ActionList::new();
-    report(&format!("{variant}: legal list along random games"), "call", || {
-        let rounds = 100u64;
-        for _ in 0..rounds {
-            for (s, _) in &sample {
-                black_box(s).legal_actions(&mut list);
-                black_box(list.len());
+    report(
+        &format!("{variant}: legal list along random games"),
+        "call",
+        || {
+            let rounds = 100u64;
+            for _ in 0..rounds {
+                for (s, _) in &sample {
+                    black_box(s).legal_actions(&mut list);
+                    black_box(list.len());
+                }
             }
-        }
-        rounds * sample.len() as u64
-    });
+            rounds * sample.len() as u64
+        },
+    );
 }
 
 fn observations<G: Game>(variant: &str, players: u8) {
@@ -219,7 +235,13 @@ fn vector_env(n: usize, steps: usize) {
         for (a, row) in actions.iter_mut().zip(mask.chunks(m)) {
             let legal = row.iter().filter(|&&b| b).count() as u64;
             let k = rng.below(legal) as usize;
-            *a = row.iter().enumerate().filter(|(_, &b)| b).nth(k).expect("legal").0 as i64;
+            *a = row
+                .iter()
+                .enumerate()
+                .filter(|(_, &b)| b)
+                .nth(k)
+                .expect("legal")
+                .0 as i64;
         }
         let start = thread_cpu_ns();
         env.step(&actions, buffers!()).expect("step");
@@ -295,8 +317,25 @@ fn bench() {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+    match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
         ["bench"] => bench(),
+        ["search", iterations] => {
+            // One rollout search from the base opening (for a profile).
+            let s: BaseState = game(2, 1);
+            let iterations: u64 = iterations.parse().expect("a number of iterations");
+            let cfg = SearchConfig {
+                iterations,
+                threads: 1,
+                ..SearchConfig::default()
+            };
+            let r = search(&s, &cfg).expect("search");
+            println!("iterations\t{}", r.iterations);
+        }
         ["count", variant, players, games] => {
             let players: u8 = players.parse().expect("a number of players");
             let games: u64 = games.parse().expect("a number of games");
@@ -308,7 +347,7 @@ fn main() {
             }
         }
         _ => {
-            eprintln!("usage: floor bench | floor count base|duel|marvel PLAYERS GAMES");
+            eprintln!("usage: floor bench | floor count base|duel|marvel PLAYERS GAMES | floor search ITERATIONS");
             std::process::exit(2);
         }
     }

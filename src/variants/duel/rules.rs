@@ -1,7 +1,8 @@
 //! Legal actions and their effects (docs/duel.md, *Phases and the turn*).
 
 use super::actions::*;
-use super::board::{line_take_bits, or_bits, IdBits, LINE_MASKS};
+pub(crate) use super::board::IdBits;
+use super::board::{line_take_bits, or_bits, LINE_MASKS};
 use super::cards::*;
 use super::state::*;
 use crate::game::{Action, ActionList, EndReason};
@@ -77,9 +78,21 @@ impl DuelState {
         self.pyramid.iter().any(|&c| c != NONE) || (0..3).any(|l| !self.deck(l).is_empty())
     }
 
-    /// Main-phase actions as id bits (every main id is below 226), listed
-    /// with one `push_mask` per word.
+    /// Main-phase actions listed from their id bits, one `push_mask` per word.
     fn push_main(&self, out: &mut ActionList) {
+        let ids = self.main_ids();
+        if ids == [0; 4] {
+            out.push(Action(PASS));
+        }
+        for (w, &bits) in ids.iter().enumerate() {
+            out.push_mask(64 * w as u16, bits);
+        }
+    }
+
+    /// Main-phase actions as id bits (every main id is below 226; `pass`,
+    /// legal when none is, not included).
+    #[inline]
+    pub(crate) fn main_ids(&self) -> IdBits {
         let p = self.current as usize;
         let gold = self.board[6];
         let takeable = self.occupied() & !gold;
@@ -95,12 +108,7 @@ impl DuelState {
             or_bits(&mut ids, GOLD, u64::from(gold));
         }
         or_bits(&mut ids, BUY, u64::from(self.buyable_slots(p)));
-        if ids == [0; 4] {
-            out.push(Action(PASS));
-        }
-        for (w, &bits) in ids.iter().enumerate() {
-            out.push_mask(64 * w as u16, bits);
-        }
+        ids
     }
 
     /// Bit `slot` for every pyramid card and bit `12+i` for every reserved
