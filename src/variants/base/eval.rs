@@ -19,7 +19,7 @@
 
 use super::actions::{BUY, BUY_RESERVED, DOUBLE, RESERVE, RETURN, TAKE_MASKS};
 use super::cards::{self, GOLD};
-use super::rules::{can_afford, TOKEN_LIMIT};
+use super::rules::TOKEN_LIMIT;
 use super::state::{BaseState, Phase, EMPTY};
 use crate::game::{Action, Player};
 use crate::gems::Gems;
@@ -60,11 +60,9 @@ impl BaseState {
             let need = cards::cost(card).saturating_sub(b);
             let short = need.saturating_sub(t).total() as f32 - f32::from(t.get(GOLD));
             let worth = f32::from(cards::points(card)) + 0.5;
-            let r = if can_afford(t, b, card) {
-                worth * 0.3
-            } else {
-                worth * 0.3 / (1.0 + short.max(0.0))
-            };
+            // An affordable card has `short <= 0`, so the divisor is exactly
+            // 1 and the quotient exactly `worth * 0.3`: no separate test.
+            let r = worth * 0.3 / (1.0 + short.max(0.0));
             reach = reach.max(r);
         };
         for row in &self.board {

@@ -127,13 +127,7 @@ impl BaseState {
     /// Bit `4l+s` set when board slot `s` of level index `l` holds a card.
     #[inline]
     pub(crate) fn board_mask(&self) -> u16 {
-        // The 12 board bytes as lanes: EMPTY (0xFF) complements to zero.
-        let b = self.board.as_flattened();
-        let lo = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
-        let hi = u64::from(u32::from_le_bytes([b[8], b[9], b[10], b[11]]));
-        let lo = Gems(!lo).nonzero_mask();
-        let hi = Gems(!hi & 0xFFFF_FFFF).nonzero_mask();
-        u16::from(lo) | (u16::from(hi) << 8)
+        crate::gems::occupied_slots(self.board.as_flattened().try_into().expect("12 slots"))
     }
 
     /// Main-phase actions as a bitmask of ids 0..60 (pass not included).

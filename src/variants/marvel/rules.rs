@@ -150,34 +150,26 @@ impl MarvelState {
     pub(super) fn main_mask(&self) -> u64 {
         let p = self.current as usize;
         let stones = self.bank.low_lanes(5);
+        let board = crate::gems::occupied_slots(self.board.as_flattened().try_into().expect("12"));
         let mut bits = u64::from(TAKE_LEGAL[usize::from(stones.nonzero_mask() & 31)])
             | u64::from(stones.at_least_mask(4) & 31) << TAKE2S;
         if self.n_reserved[p] < MAX_RESERVED {
-            bits |= u64::from(self.board_mask()) << RESERVE;
+            bits |= u64::from(board) << RESERVE;
             for lv in 0..3 {
-                bits |= u64::from(!self.deck(lv).is_empty()) << (RESERVE_DECK as usize + lv);
+                let left = usize::from(self.deck_top[lv]) < DECK_OFFSET[lv + 1];
+                bits |= u64::from(left) << (RESERVE_DECK as usize + lv);
             }
         }
-        bits | u64::from(self.recruitable_slots(p)) << RECRUIT
+        bits | u64::from(self.recruitable_slots(p, board)) << RECRUIT
     }
 
-    /// Bit `4l+s` set when board slot `s` of level index `l` holds a card.
+    /// Bit `k` for every face-up card `k` (`4l+s`, `board` the occupied
+    /// ones) and bit `12+i` for every reserved card `i` that `p` can pay for:
+    /// the recruit ids less `RECRUIT` (the face-up and reserved blocks are
+    /// adjacent). The shortfall after bonuses and tokens, `max(0, cost -
+    /// bonus - tokens)`, must be covered by grey.
     #[inline]
-    fn board_mask(&self) -> u16 {
-        let mut m = 0u16;
-        for (k, &c) in self.board.as_flattened().iter().enumerate() {
-            m |= u16::from(c != NONE) << k;
-        }
-        m
-    }
-
-    /// Bit `k` for every face-up card `k` (`4l+s`) and bit `12+i` for every
-    /// reserved card `i` that `p` can pay for: the recruit ids less `RECRUIT`
-    /// (the face-up and reserved blocks are adjacent). The shortfall after
-    /// bonuses and tokens, `max(0, cost - bonus - tokens)`, must be covered
-    /// by grey.
-    #[inline]
-    fn recruitable_slots(&self, p: usize) -> u16 {
+    fn recruitable_slots(&self, p: usize, board: u16) -> u16 {
         let costs = &*self.data.costs;
         let mut slots = [Gems::ZERO.0; 16];
         for (k, &c) in self.board.as_flattened().iter().enumerate() {
@@ -188,10 +180,9 @@ impl MarvelState {
         }
         // An empty slot reads a zero cost: the occupancy mask drops it.
         let held = (1u16 << self.n_reserved[p]) - 1;
-        let present = self.board_mask() | held << 12;
         let power = self.bonus[p].add(self.tokens[p]);
         let grey = self.tokens[p].get(GREY);
-        crate::afford::affordable_mask(&slots, power.0, grey) & present
+        crate::afford::affordable_mask(&slots, power.0, grey) & (board | held << 12)
     }
 
     /// Whether action `id` is legal now: the one condition of `legal` that
