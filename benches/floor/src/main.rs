@@ -288,6 +288,16 @@ fn count<G: Game>(players: u8, games: u64) {
     println!("decisions\t{decisions}");
 }
 
+/// `calls` legal lists of `s` (the `opening` mode, for an instruction count).
+fn opening_lists<G: Game>(s: &G, calls: u64) {
+    let mut list = ActionList::new();
+    for _ in 0..calls {
+        black_box(s).legal_actions(&mut list);
+        black_box(list.len());
+    }
+    println!("actions\t{}", list.len());
+}
+
 fn bench() {
     random_games::<BaseState>("base 2p: random game with setup", 2, 20_000, false);
     random_games::<BaseState>("base 4p: random game with setup", 4, 8_000, false);
@@ -336,6 +346,16 @@ fn main() {
             let r = search(&s, &cfg).expect("search");
             println!("iterations\t{}", r.iterations);
         }
+        ["opening", variant, calls] => {
+            // The opening's legal list, `calls` times (for an instruction count).
+            let calls: u64 = calls.parse().expect("a number of calls");
+            match *variant {
+                "base" => opening_lists(&game::<BaseState>(2, 1), calls),
+                "duel" => opening_lists(&game::<DuelState>(2, 1), calls),
+                "marvel" => opening_lists(&game::<MarvelState>(2, 1), calls),
+                _ => panic!("unknown variant {variant}"),
+            }
+        }
         ["count", variant, players, games] => {
             let players: u8 = players.parse().expect("a number of players");
             let games: u64 = games.parse().expect("a number of games");
@@ -347,7 +367,7 @@ fn main() {
             }
         }
         _ => {
-            eprintln!("usage: floor bench | floor count base|duel|marvel PLAYERS GAMES | floor search ITERATIONS");
+            eprintln!("usage: floor bench | floor count base|duel|marvel PLAYERS GAMES | floor search ITERATIONS | floor opening VARIANT CALLS");
             std::process::exit(2);
         }
     }

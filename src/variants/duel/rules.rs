@@ -6,6 +6,7 @@ use super::board::{line_take_bits, or_bits, LINE_MASKS};
 use super::cards::*;
 use super::state::*;
 use crate::game::{Action, ActionList, EndReason};
+use crate::gems::Gems;
 
 /// End reasons stored in `end_reason` (0 = not over).
 pub const REASONS: [EndReason; 4] = [
@@ -62,6 +63,23 @@ impl DuelState {
             let (n, gk, t) = (lane(need, k), lane(g, k), lane(tok, k));
             gk <= n && n - gk <= t
         })
+    }
+
+    /// Pushes the pay ids of `card` for `p`: the gold vectors `g` with
+    /// `short <= g <= need` lane by lane (`short` what the coloured tokens
+    /// leave unpaid; `need - g <= tokens` is `g >= short`) and at most the
+    /// gold held. Two SWAR comparisons per vector instead of a lane loop;
+    /// `payments_are_the_valid_ones` checks it against `payment_ok`.
+    fn push_payments(&self, p: usize, card: u8, out: &mut ActionList) {
+        let need = Gems(self.need(p, card));
+        let short = need.saturating_sub(Gems(self.tokens[p] & NON_GOLD));
+        let gold = u32::from(lane(self.tokens[p], 6));
+        for (i, &g) in PAYMENTS.iter().enumerate() {
+            let g = Gems(g);
+            if short.all_le(g) && g.all_le(need) && g.total() <= gold {
+                out.push(Action(PAY + i as u16));
+            }
+        }
     }
 
     /// Whether `p` has more than one way to pay for `card` (given it can pay).
@@ -158,11 +176,7 @@ impl DuelState {
             Phase::Pay => {
                 let card = self.buy_card(self.pending_buy);
                 if card != NONE {
-                    for (i, &g) in PAYMENTS.iter().enumerate() {
-                        if self.payment_ok(p, card, g) {
-                            out.push(Action(PAY + i as u16));
-                        }
-                    }
+                    self.push_payments(p, card, out);
                 }
             }
             Phase::Joker => push_bits5(self.real_colours[p], JOKER, out),
@@ -670,6 +684,28 @@ mod tests {
             }
         }
         assert!(positions > 40_000, "{positions}");
+    }
+
+    /// The pay list is exactly the vectors `payment_ok` accepts, for every
+    /// card and many token and bonus holdings.
+    #[test]
+    fn payments_are_the_valid_ones() {
+        let mut rng = crate::rng::SplitMix64::new(3);
+        let mut s = DuelState::new(&crate::game::Config::default()).expect("valid");
+        let mut list = ActionList::new();
+        for round in 0..4000 {
+            let card = (round % NUM_CARDS) as u8;
+            s.tokens[0] = pack(&std::array::from_fn::<u8, 7, _>(|_| rng.below(5) as u8));
+            s.bonus[0] = pack(&std::array::from_fn::<u8, 5, _>(|_| rng.below(3) as u8));
+            list.clear();
+            s.push_payments(0, card, &mut list);
+            let expected: Vec<u16> = (0..NUM_PAYMENTS)
+                .filter(|&i| s.payment_ok(0, card, PAYMENTS[i]))
+                .map(|i| PAY + i as u16)
+                .collect();
+            let got: Vec<u16> = list.as_slice().iter().map(|a| a.0).collect();
+            assert_eq!(got, expected, "card {card}");
+        }
     }
 
     #[test]
