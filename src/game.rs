@@ -79,7 +79,7 @@ impl ActionList {
     /// the running popcount of the bytes before. So there is no chain of
     /// "clear the lowest bit" steps, one per action, which dominated the
     /// cost of a 30-action list.
-    #[inline]
+    #[inline(always)]
     pub fn push_mask(&mut self, base: u16, bits: u64) {
         debug_assert!(
             self.len == 0
@@ -96,7 +96,9 @@ impl ActionList {
         let per_byte = (s + (s >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
         // Byte i of `before` = set bits in bytes 0..i.
         let before = per_byte.wrapping_mul(ONES) << 8;
-        for i in 0..8 {
+        // Only the bytes up to the highest set bit (none for an empty mask).
+        let bytes = (71 - bits.leading_zeros()) / 8;
+        for i in 0..bytes {
             let at = self.len + ((before >> (8 * i)) & 0xFF) as usize;
             let positions = &BYTE_POSITIONS[((bits >> (8 * i)) & 0xFF) as usize];
             let slots: &mut [Action; 8] = (&mut self.items[at..at + 8])
