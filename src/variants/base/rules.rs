@@ -15,7 +15,7 @@ pub const TOKEN_LIMIT: u32 = 10;
 /// A cost no player can pay (127 of each colour): what an empty slot costs.
 const UNPAYABLE: u64 = 0x7F_7F7F_7F7F;
 
-const fn cost_or_unpayable() -> [u64; 256] {
+const fn cost_or_unpayable_table() -> [u64; 256] {
     let mut t = [UNPAYABLE; 256];
     let mut c = 0;
     while c < cards::NUM_CARDS {
@@ -27,7 +27,13 @@ const fn cost_or_unpayable() -> [u64; 256] {
 
 /// Card costs by id, padded to 256 entries so that `EMPTY` (and any byte)
 /// indexes without a bounds check and reads an unpayable cost.
-static COST_OR_UNPAYABLE: [u64; 256] = cost_or_unpayable();
+static COST_OR_UNPAYABLE: [u64; 256] = cost_or_unpayable_table();
+
+/// The cost of `card`, or one nobody can pay for `EMPTY`.
+#[inline]
+pub(crate) fn cost_or_unpayable(card: u8) -> u64 {
+    COST_OR_UNPAYABLE[card as usize]
+}
 
 /// Whether a player holding `tokens` (gold in lane 5) with `bonus` can pay for `card`.
 #[inline]
