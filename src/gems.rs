@@ -133,6 +133,19 @@ impl Gems {
     }
 }
 
+/// Bit `i` set when byte `i` of a 12-slot card display is not `0xFF` (the
+/// empty-slot marker of every variant): the bytes as lanes of two words, the
+/// complement turning `0xFF` into a zero lane.
+#[inline]
+pub fn occupied_slots(slots: &[u8; 12]) -> u16 {
+    let b = slots;
+    let lo = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+    let hi = u64::from(u32::from_le_bytes([b[8], b[9], b[10], b[11]]));
+    let lo = Gems(!lo).nonzero_mask();
+    let hi = Gems(!hi & 0xFFFF_FFFF).nonzero_mask();
+    u16::from(lo) | (u16::from(hi) << 8)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,6 +186,19 @@ mod tests {
                 lanes(ga.add(gb)).to_vec(),
                 a.iter().zip(&b).map(|(x, y)| x + y).collect::<Vec<_>>()
             );
+        }
+    }
+
+    #[test]
+    fn occupied_slots_reads_the_empty_marker() {
+        let mut r = crate::rng::SplitMix64::new(12);
+        for _ in 0..5000 {
+            let slots: [u8; 12] = std::array::from_fn(|_| match r.below(3) {
+                0 => 0xFF,
+                _ => r.below(255) as u8,
+            });
+            let expected = (0..12).fold(0u16, |m, i| m | (u16::from(slots[i] != 0xFF) << i));
+            assert_eq!(occupied_slots(&slots), expected, "{slots:?}");
         }
     }
 

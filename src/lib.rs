@@ -12,6 +12,7 @@
 //! engine itself never names PyO3.
 
 pub mod action_text;
+pub mod afford;
 pub mod cancel;
 pub mod cardfile;
 pub mod cardset;

@@ -19,11 +19,26 @@
 
 use super::actions::{BUY, BUY_RESERVED, DOUBLE, RESERVE, RETURN, TAKE_MASKS};
 use super::cards::{self, GOLD};
-use super::rules::{can_afford, TOKEN_LIMIT};
+use super::rules::{cost_or_unpayable, TOKEN_LIMIT};
 use super::state::{BaseState, Phase, EMPTY};
 use crate::game::{Action, Player};
 use crate::gems::Gems;
 use crate::rng::SplitMix64;
+
+/// `0.3 * (points + 0.5)` of every card id (0 past the last card): the
+/// value of a card within reach in `position_value`, computed once (constant
+/// evaluation rounds each step exactly as the run time would).
+static REACH_WORTH: [f32; 256] = reach_worth();
+
+const fn reach_worth() -> [f32; 256] {
+    let mut t = [0.0f32; 256];
+    let mut c = 0;
+    while c < cards::NUM_CARDS {
+        t[c] = (cards::CARD_POINTS[c] as f32 + 0.5) * 0.3;
+        c += 1;
+    }
+    t
+}
 
 impl BaseState {
     /// How close `seat` is to winning, in rough "points" units.
@@ -54,28 +69,26 @@ impl BaseState {
             let done = (total - missing) / total;
             v += 1.8 * done * done;
         }
-        // The best card this player could buy next turn, or nearly buy.
+        // The best card this player could buy next turn, or nearly buy: each
+        // card's shortfall after bonuses and tokens, `max(0, cost - bonus -
+        // tokens)` summed (gold's lane costs nothing), for the 16 slots at
+        // once; the same integers the per-card test computed.
+        let mut slots = [EMPTY; 16];
+        slots[..12].copy_from_slice(self.board.as_flattened());
+        slots[12..15].copy_from_slice(&self.reserved[seat]);
+        let costs = slots.map(cost_or_unpayable);
+        let shortfalls = crate::afford::shortfalls(&costs, b.add(t).0);
+        let gold = f32::from(t.get(GOLD));
         let mut reach = 0.0f32;
-        let mut consider = |card: u8| {
-            let need = cards::cost(card).saturating_sub(b);
-            let short = need.saturating_sub(t).total() as f32 - f32::from(t.get(GOLD));
-            let worth = f32::from(cards::points(card)) + 0.5;
-            let r = if can_afford(t, b, card) {
-                worth * 0.3
-            } else {
-                worth * 0.3 / (1.0 + short.max(0.0))
-            };
+        let mut present = self.board_mask() | ((1u16 << self.n_reserved[seat]) - 1) << 12;
+        while present != 0 {
+            let k = present.trailing_zeros() as usize;
+            present &= present - 1;
+            let short = f32::from(shortfalls[k]) - gold;
+            // An affordable card has `short <= 0`, so the divisor is exactly
+            // 1 and the quotient exactly its worth: no separate test.
+            let r = REACH_WORTH[usize::from(slots[k])] / (1.0 + short.max(0.0));
             reach = reach.max(r);
-        };
-        for row in &self.board {
-            for &c in row {
-                if c != EMPTY {
-                    consider(c);
-                }
-            }
-        }
-        for &c in self.reserved(seat) {
-            consider(c);
         }
         v + reach
     }
@@ -292,5 +305,83 @@ impl BaseState {
             }
         }
         Action(RETURN + best as u16)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{ActionList, Config, Game};
+
+    /// `position_value` as it was written before the shortfalls were computed
+    /// 16 slots at once: one card at a time.
+    fn per_card(s: &BaseState, seat: usize) -> f32 {
+        let t = s.tokens[seat];
+        let b = s.bonus[seat];
+        let mut v = f32::from(s.points[seat]);
+        for c in 0..5 {
+            let k = f32::from(b.get(c));
+            v += 0.8 * k.min(2.5) + 0.2 * (k - 2.5).max(0.0);
+        }
+        let coloured = t.low_lanes(5).total() as f32;
+        v += 0.08 * coloured.min(10.0) + 0.12 * f32::from(t.get(GOLD));
+        v -= 0.12 * s.n_reserved[seat] as f32;
+        for &n in s.nobles_on_display() {
+            let req = cards::noble_req(n);
+            let total = req.total() as f32;
+            let missing = req.saturating_sub(b).total() as f32;
+            let done = (total - missing) / total;
+            v += 1.8 * done * done;
+        }
+        let mut reach = 0.0f32;
+        let mut consider = |card: u8| {
+            let need = cards::cost(card).saturating_sub(b);
+            let short = need.saturating_sub(t).total() as f32 - f32::from(t.get(GOLD));
+            let worth = f32::from(cards::points(card)) + 0.5;
+            let r = if super::super::rules::can_afford(t, b, card) {
+                worth * 0.3
+            } else {
+                worth * 0.3 / (1.0 + short.max(0.0))
+            };
+            reach = reach.max(r);
+        };
+        for row in &s.board {
+            for &c in row {
+                if c != EMPTY {
+                    consider(c);
+                }
+            }
+        }
+        for &c in s.reserved(seat) {
+            consider(c);
+        }
+        v + reach
+    }
+
+    /// The same value, bit for bit, for every seat of every position of
+    /// random games (2-4 players): searches and the greedy bot play as before.
+    #[test]
+    fn position_value_is_the_per_card_value_bit_for_bit() {
+        let mut list = ActionList::new();
+        let mut checked = 0;
+        for seed in 0..150u64 {
+            let config = Config {
+                num_players: 2 + (seed % 3) as u8,
+                seed,
+                turn_cap: 100,
+            };
+            let mut s = BaseState::new(&config).expect("valid");
+            let mut rng = SplitMix64::new(seed);
+            while !s.is_terminal() {
+                for seat in 0..s.num_players as usize {
+                    let (got, want) = (s.position_value(seat), per_card(&s, seat));
+                    assert_eq!(got.to_bits(), want.to_bits(), "seed {seed} seat {seat}");
+                    checked += 1;
+                }
+                s.legal_actions(&mut list);
+                s.apply_unchecked(list.as_slice()[rng.below(list.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
     }
 }

@@ -42,32 +42,29 @@ impl Game for BaseState {
     fn legal_actions(&self, out: &mut ActionList) {
         self.legal_into(out);
     }
-    /// Same checks and messages as the trait's default, but tests the one
-    /// action directly instead of building the whole legal list.
-    fn apply(&mut self, a: Action) -> Result<(), GameError> {
-        if a.index() >= actions::NUM_ACTIONS {
-            return Err(GameError::InvalidAction(crate::game::range_message(
-                "action id",
-                0,
-                actions::NUM_ACTIONS - 1,
-                a.0,
-            )));
+    #[inline]
+    fn is_legal(&self, a: Action) -> bool {
+        self.allows(a.0)
+    }
+    #[inline]
+    fn random_legal_action(
+        &self,
+        rng: &mut SplitMix64,
+        scratch: &mut ActionList,
+    ) -> Option<Action> {
+        if self.phase != Phase::Main {
+            self.legal_into(scratch);
+            let n = scratch.len() as u64;
+            return (n > 0).then(|| scratch.as_slice()[rng.below(n) as usize]);
         }
-        if self.phase == Phase::Over {
-            return Err(GameError::IllegalAction(format!(
-                "the game is over; `{}` cannot be played",
-                actions::action_text(a)
-            )));
+        // The main-phase list is the mask's ids ascending (or `pass` alone).
+        let bits = self.main_mask();
+        if bits == 0 {
+            rng.below(1);
+            return Some(Action(actions::PASS));
         }
-        if !self.is_legal(a.0) {
-            return Err(GameError::IllegalAction(format!(
-                "`{}` is not legal now: {}",
-                actions::action_text(a),
-                self.explain(a)
-            )));
-        }
-        self.apply_action(a);
-        Ok(())
+        let at = crate::game::nth_set_bit(bits, |n| rng.below(u64::from(n)) as u32);
+        Some(Action(at as u16))
     }
     #[inline]
     fn apply_unchecked(&mut self, a: Action) {

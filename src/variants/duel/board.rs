@@ -14,7 +14,7 @@
 //! that would wrap around a row edge masked off, and a triple is a pair
 //! anchored at `i` whose partner anchors a pair too.
 
-use crate::game::{Action, ActionList};
+use crate::game::ActionList;
 
 /// All 25 cells.
 pub const FULL: u32 = (1 << 25) - 1;
@@ -81,40 +81,68 @@ const fn line_tables() -> ([u32; NUM_LINES], [[u8; 25]; 8]) {
 /// Cells of each take id.
 pub const LINE_MASKS: [u32; NUM_LINES] = line_tables().0;
 /// Rank of an anchor cell within each pair/triple block.
+#[cfg(test)]
 const RANKS: [[u8; 25]; 8] = line_tables().1;
 
+/// Action ids as bits: bit `i` of word `i / 64` is id `i` (Duel's main-phase
+/// ids are all below 256). Built with [`or_bits`], listed with
+/// [`ActionList::push_mask`] word by word, so the list costs one store per
+/// action instead of one push.
+pub type IdBits = [u64; 4];
+
+/// ORs `bits << offset` into `ids` (`bits` must fit below id 256).
 #[inline]
-fn push_bits(mut m: u32, block: usize, out: &mut ActionList) {
-    let base = BLOCK_BASE[block + 1];
-    let ranks = &RANKS[block];
-    while m != 0 {
-        let cell = m.trailing_zeros() as usize;
-        m &= m - 1;
-        out.push(Action(base + u16::from(ranks[cell])));
+pub fn or_bits(ids: &mut IdBits, offset: u16, bits: u64) {
+    let (w, s) = (usize::from(offset / 64), u32::from(offset % 64));
+    ids[w] |= bits << s;
+    if s > 0 && w + 1 < ids.len() {
+        ids[w + 1] |= bits >> (64 - s);
     }
+}
+
+/// The anchors `m` of one pair or triple block, as bits of their ranks:
+/// anchors fill rows `0..h`, columns `c0..c0+w`, ranked row by row (see
+/// `ranks_follow_the_documented_formulas`), so each row's `w` bits move
+/// down next to the previous row's.
+#[inline]
+fn ranks(m: u32, c0: u32, w: u32, h: u32) -> u64 {
+    let mut out = 0u64;
+    for r in 0..h {
+        out |= u64::from((m >> (5 * r + c0)) & ((1 << w) - 1)) << (r * w);
+    }
+    out
+}
+
+/// Every legal line take (ids `0..145`) for the set `t` of cells holding a
+/// non-gold token, ORed into `ids`. A pair in direction `d` anchored at `i`
+/// is `t & (t >> step_d)` with the anchors that would wrap around a row edge
+/// masked off; a triple is a pair anchored at `i` whose partner anchors one.
+#[inline]
+pub fn line_take_bits(t: u32, ids: &mut IdBits) {
+    let pe = t & (t >> 1) & NOT_COL4;
+    let ps = t & (t >> 5);
+    let pse = t & (t >> 6) & NOT_COL4;
+    let psw = t & (t >> 4) & NOT_COL0;
+    ids[0] |= u64::from(t);
+    or_bits(ids, BLOCK_BASE[1], ranks(pe, 0, 4, 5));
+    or_bits(ids, BLOCK_BASE[2], ranks(ps, 0, 5, 4));
+    or_bits(ids, BLOCK_BASE[3], ranks(pse, 0, 4, 4));
+    or_bits(ids, BLOCK_BASE[4], ranks(psw, 1, 4, 4));
+    or_bits(ids, BLOCK_BASE[5], ranks(pe & (pe >> 1), 0, 3, 5));
+    or_bits(ids, BLOCK_BASE[6], ranks(ps & (ps >> 5), 0, 5, 3));
+    or_bits(ids, BLOCK_BASE[7], ranks(pse & (pse >> 6), 0, 3, 3));
+    or_bits(ids, BLOCK_BASE[8], ranks(psw & (psw >> 4), 2, 3, 3));
 }
 
 /// Pushes every legal line take (ids `0..145`, ascending) for the set `t` of
 /// cells holding a non-gold token.
 #[inline]
 pub fn push_line_takes(t: u32, out: &mut ActionList) {
-    let mut m = t;
-    while m != 0 {
-        out.push(Action(m.trailing_zeros() as u16));
-        m &= m - 1;
+    let mut ids = [0u64; 4];
+    line_take_bits(t, &mut ids);
+    for (w, &bits) in ids.iter().enumerate() {
+        out.push_mask(64 * w as u16, bits);
     }
-    let pe = t & (t >> 1) & NOT_COL4;
-    let ps = t & (t >> 5);
-    let pse = t & (t >> 6) & NOT_COL4;
-    let psw = t & (t >> 4) & NOT_COL0;
-    push_bits(pe, 0, out);
-    push_bits(ps, 1, out);
-    push_bits(pse, 2, out);
-    push_bits(psw, 3, out);
-    push_bits(pe & (pe >> 1), 4, out);
-    push_bits(ps & (ps >> 5), 5, out);
-    push_bits(pse & (pse >> 6), 6, out);
-    push_bits(psw & (psw >> 4), 7, out);
 }
 
 /// True when `t` allows at least one take (any non-gold token on the board).

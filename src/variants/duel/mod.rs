@@ -39,6 +39,39 @@ impl Game for DuelState {
         self.legal(out);
     }
     #[inline]
+    fn is_legal(&self, a: Action) -> bool {
+        self.allows(a.0)
+    }
+    #[inline]
+    fn random_legal_action(
+        &self,
+        rng: &mut SplitMix64,
+        scratch: &mut ActionList,
+    ) -> Option<Action> {
+        if self.phase != Phase::Main {
+            self.legal(scratch);
+            let n = scratch.len() as u64;
+            return (n > 0).then(|| scratch.as_slice()[rng.below(n) as usize]);
+        }
+        // The main-phase list is the id bits ascending (or `pass` alone).
+        let ids = self.main_ids();
+        let counts = ids.map(u64::count_ones);
+        let total: u32 = counts.iter().sum();
+        if total == 0 {
+            rng.below(1);
+            return Some(Action(actions::PASS));
+        }
+        let mut k = rng.below(u64::from(total)) as u32;
+        for (w, (&bits, &n)) in ids.iter().zip(&counts).enumerate() {
+            if k < n {
+                let at = crate::game::nth_set_bit(bits, |_| k);
+                return Some(Action(64 * w as u16 + at as u16));
+            }
+            k -= n;
+        }
+        unreachable!("k is below the total of the counts")
+    }
+    #[inline]
     fn apply_unchecked(&mut self, a: Action) {
         if self.phase != Phase::Over {
             self.play(a);

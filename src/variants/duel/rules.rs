@@ -1,10 +1,12 @@
 //! Legal actions and their effects (docs/duel.md, *Phases and the turn*).
 
 use super::actions::*;
-use super::board::{push_line_takes, LINE_MASKS};
+pub(crate) use super::board::IdBits;
+use super::board::{line_take_bits, or_bits, LINE_MASKS};
 use super::cards::*;
 use super::state::*;
 use crate::game::{Action, ActionList, EndReason};
+use crate::gems::Gems;
 
 /// End reasons stored in `end_reason` (0 = not over).
 pub const REASONS: [EndReason; 4] = [
@@ -63,6 +65,23 @@ impl DuelState {
         })
     }
 
+    /// Pushes the pay ids of `card` for `p`: the gold vectors `g` with
+    /// `short <= g <= need` lane by lane (`short` what the coloured tokens
+    /// leave unpaid; `need - g <= tokens` is `g >= short`) and at most the
+    /// gold held. Two SWAR comparisons per vector instead of a lane loop;
+    /// `payments_are_the_valid_ones` checks it against `payment_ok`.
+    fn push_payments(&self, p: usize, card: u8, out: &mut ActionList) {
+        let need = Gems(self.need(p, card));
+        let short = need.saturating_sub(Gems(self.tokens[p] & NON_GOLD));
+        let gold = u32::from(lane(self.tokens[p], 6));
+        for (i, &g) in PAYMENTS.iter().enumerate() {
+            let g = Gems(g);
+            if short.all_le(g) && g.all_le(need) && g.total() <= gold {
+                out.push(Action(PAY + i as u16));
+            }
+        }
+    }
+
     /// Whether `p` has more than one way to pay for `card` (given it can pay).
     #[inline]
     pub(crate) fn several_payments(&self, p: usize, card: u8) -> bool {
@@ -77,45 +96,63 @@ impl DuelState {
         self.pyramid.iter().any(|&c| c != NONE) || (0..3).any(|l| !self.deck(l).is_empty())
     }
 
+    /// Main-phase actions listed from their id bits, one `push_mask` per word.
     fn push_main(&self, out: &mut ActionList) {
+        let ids = self.main_ids();
+        if ids == [0; 4] {
+            out.push(Action(PASS));
+        }
+        for (w, &bits) in ids.iter().enumerate() {
+            out.push_mask(64 * w as u16, bits);
+        }
+    }
+
+    /// Main-phase actions as id bits (every main id is below 226; `pass`,
+    /// legal when none is, not included).
+    #[inline]
+    pub(crate) fn main_ids(&self) -> IdBits {
         let p = self.current as usize;
         let gold = self.board[6];
         let takeable = self.occupied() & !gold;
-        push_line_takes(takeable, out);
+        let mut ids: IdBits = [0; 4];
+        line_take_bits(takeable, &mut ids);
         if self.privileges[p] > 0 && !self.replenished {
-            push_cells(takeable, PRIVILEGE, out);
+            or_bits(&mut ids, PRIVILEGE, u64::from(takeable));
         }
         if self.bag != 0 && !self.replenished {
-            out.push(Action(REPLENISH));
+            or_bits(&mut ids, REPLENISH, 1);
         }
         if gold != 0 && self.reserved_len[p] < 3 && self.can_reserve_something() {
-            push_cells(gold, GOLD, out);
+            or_bits(&mut ids, GOLD, u64::from(gold));
         }
-        // Inlined `can_buy`, branch-free over the 12 slots: max(0, max(0, cost -
-        // bonus) - tokens) equals max(0, cost - (bonus + tokens)), so one
-        // saturating subtraction per card; empty slots and (without a real
-        // colour) jokers look up a cost nobody can pay.
+        or_bits(&mut ids, BUY, u64::from(self.buyable_slots(p)));
+        ids
+    }
+
+    /// Bit `slot` for every pyramid card and bit `12+i` for every reserved
+    /// card `i` that `p` may buy: the buy ids less `BUY` (the pyramid and
+    /// reserve blocks are adjacent). max(0, max(0, cost - bonus) - tokens)
+    /// equals max(0, cost - (bonus + tokens)), so one saturating subtraction
+    /// per card; empty slots and (without a real colour) jokers look up a
+    /// cost nobody can pay.
+    #[inline]
+    fn buyable_slots(&self, p: usize) -> u16 {
         let power = self.bonus[p] + (self.tokens[p] & NON_GOLD);
-        let gold = u32::from(lane(self.tokens[p], 6));
+        let gold = lane(self.tokens[p], 6);
         let table = if self.real_colours[p] == 0 {
             &COST_NO_JOKER
         } else {
             &COST_ANY
         };
-        let mut buyable = 0u32;
+        let mut costs = [UNPAYABLE; 16];
         for (slot, &card) in self.pyramid.iter().enumerate() {
-            let short = lane_sum(sat_sub(table[card as usize], power));
-            buyable |= u32::from(short <= gold) << slot;
+            costs[slot] = table[card as usize];
         }
-        push_cells(buyable, BUY, out);
-        for i in 0..self.reserved_len[p] as usize {
-            if self.can_buy(p, self.reserved[p][i]) {
-                out.push(Action(BUY_RESERVED + i as u16));
-            }
+        for (i, &card) in self.reserved[p].iter().enumerate() {
+            costs[NUM_SLOTS + i] = table[card as usize];
         }
-        if out.is_empty() {
-            out.push(Action(PASS));
-        }
+        let held = (1u16 << self.reserved_len[p]) - 1;
+        crate::afford::affordable_mask(&costs, power, gold) & (0xFFF | held << NUM_SLOTS)
     }
 
     /// Fills `out` with the legal actions, ascending.
@@ -139,11 +176,7 @@ impl DuelState {
             Phase::Pay => {
                 let card = self.buy_card(self.pending_buy);
                 if card != NONE {
-                    for (i, &g) in PAYMENTS.iter().enumerate() {
-                        if self.payment_ok(p, card, g) {
-                            out.push(Action(PAY + i as u16));
-                        }
-                    }
+                    self.push_payments(p, card, out);
                 }
             }
             Phase::Joker => push_bits5(self.real_colours[p], JOKER, out),
@@ -170,6 +203,68 @@ impl DuelState {
                 }
             }
             Phase::Over => {}
+        }
+    }
+
+    /// Whether action `id` is legal now: the one condition of `legal` that
+    /// decides this id, without building the list (a checked apply pays for
+    /// one test). `legality_agrees_with_the_list` proves the two agree.
+    pub(crate) fn allows(&self, id: u16) -> bool {
+        let p = self.current as usize;
+        let in_block = |base: u16, len: u16| id >= base && id < base + len;
+        match self.phase {
+            Phase::Main => match id {
+                0..PRIVILEGE => {
+                    let takeable = self.occupied() & !self.board[6];
+                    LINE_MASKS[id as usize] & !takeable == 0
+                }
+                PRIVILEGE..REPLENISH => {
+                    let takeable = self.occupied() & !self.board[6];
+                    self.privileges[p] > 0
+                        && !self.replenished
+                        && (takeable >> (id - PRIVILEGE)) & 1 != 0
+                }
+                REPLENISH => self.bag != 0 && !self.replenished,
+                GOLD..RESERVE => {
+                    (self.board[6] >> (id - GOLD)) & 1 != 0
+                        && self.reserved_len[p] < 3
+                        && self.can_reserve_something()
+                }
+                BUY..PAY => self.can_buy(p, self.buy_card(id)),
+                PASS => {
+                    let mut list = ActionList::new();
+                    self.push_main(&mut list);
+                    list.as_slice() == [Action(PASS)]
+                }
+                _ => false,
+            },
+            Phase::Reserve => match id {
+                RESERVE..RESERVE_DECK => self.pyramid[usize::from(id - RESERVE)] != NONE,
+                RESERVE_DECK..BUY => !self.deck(usize::from(id - RESERVE_DECK)).is_empty(),
+                _ => false,
+            },
+            Phase::Pay => {
+                let card = self.buy_card(self.pending_buy);
+                card != NONE
+                    && in_block(PAY, NUM_PAYMENTS as u16)
+                    && self.payment_ok(p, card, PAYMENTS[usize::from(id - PAY)])
+            }
+            Phase::Joker => in_block(JOKER, 5) && (self.real_colours[p] >> (id - JOKER)) & 1 != 0,
+            Phase::Token => {
+                let card = self.pending_card as usize;
+                card < NUM_CARDS
+                    && CARD_BONUS[card] < 5
+                    && in_block(TOKEN, 25)
+                    && (self.board[CARD_BONUS[card] as usize] >> (id - TOKEN)) & 1 != 0
+            }
+            Phase::Steal => {
+                in_block(STEAL, 6) && lane(self.tokens[1 - p], usize::from(id - STEAL)) > 0
+            }
+            Phase::Royal => in_block(ROYAL, 4) && (self.royals_available >> (id - ROYAL)) & 1 != 0,
+            Phase::Discard => {
+                in_block(DISCARD, 7) && lane(self.tokens[p], usize::from(id - DISCARD)) > 0
+            }
+            Phase::Over => false,
         }
     }
 
@@ -556,6 +651,62 @@ fn push_bits5(m: u8, base: u16, out: &mut ActionList) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The checked apply's per-action test and the move generator agree on
+    /// every id in every position of random games (every phase).
+    #[test]
+    fn legality_agrees_with_the_list() {
+        let mut list = ActionList::new();
+        let mut positions = 0;
+        for seed in 0..300u64 {
+            let config = crate::game::Config {
+                num_players: 2,
+                seed,
+                turn_cap: 100,
+            };
+            let mut s = DuelState::new(&config).expect("valid");
+            let mut rng = crate::rng::SplitMix64::new(seed);
+            loop {
+                s.legal(&mut list);
+                for id in 0..NUM_ACTIONS as u16 {
+                    assert_eq!(
+                        s.allows(id),
+                        list.contains(Action(id)),
+                        "seed {seed}, id {id}, phase {:?}",
+                        s.phase
+                    );
+                }
+                positions += 1;
+                if list.is_empty() {
+                    break;
+                }
+                s.play(list.as_slice()[rng.below(list.len() as u64) as usize]);
+            }
+        }
+        assert!(positions > 40_000, "{positions}");
+    }
+
+    /// The pay list is exactly the vectors `payment_ok` accepts, for every
+    /// card and many token and bonus holdings.
+    #[test]
+    fn payments_are_the_valid_ones() {
+        let mut rng = crate::rng::SplitMix64::new(3);
+        let mut s = DuelState::new(&crate::game::Config::default()).expect("valid");
+        let mut list = ActionList::new();
+        for round in 0..4000 {
+            let card = (round % NUM_CARDS) as u8;
+            s.tokens[0] = pack(&std::array::from_fn::<u8, 7, _>(|_| rng.below(5) as u8));
+            s.bonus[0] = pack(&std::array::from_fn::<u8, 5, _>(|_| rng.below(3) as u8));
+            list.clear();
+            s.push_payments(0, card, &mut list);
+            let expected: Vec<u16> = (0..NUM_PAYMENTS)
+                .filter(|&i| s.payment_ok(0, card, PAYMENTS[i]))
+                .map(|i| PAY + i as u16)
+                .collect();
+            let got: Vec<u16> = list.as_slice().iter().map(|a| a.0).collect();
+            assert_eq!(got, expected, "card {card}");
+        }
+    }
 
     #[test]
     fn swar_helpers_match_plain_loops() {

@@ -69,6 +69,30 @@ impl Game for MarvelState {
     fn legal_actions(&self, out: &mut ActionList) {
         self.legal(out);
     }
+    #[inline]
+    fn is_legal(&self, a: Action) -> bool {
+        self.allows(a.0)
+    }
+    #[inline]
+    fn random_legal_action(
+        &self,
+        rng: &mut SplitMix64,
+        scratch: &mut ActionList,
+    ) -> Option<Action> {
+        if self.phase != Phase::Main {
+            self.legal(scratch);
+            let n = scratch.len() as u64;
+            return (n > 0).then(|| scratch.as_slice()[rng.below(n) as usize]);
+        }
+        // The main-phase list is the mask's ids ascending (or `pass` alone).
+        let bits = self.main_mask();
+        if bits == 0 {
+            rng.below(1);
+            return Some(Action(actions::PASS));
+        }
+        let at = crate::game::nth_set_bit(bits, |n| rng.below(u64::from(n)) as u32);
+        Some(Action(at as u16))
+    }
     fn apply_unchecked(&mut self, a: Action) {
         self.step(a.0);
     }

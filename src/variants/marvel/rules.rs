@@ -5,6 +5,45 @@ use super::state::*;
 use crate::game::{Action, ActionList, EndReason, Outcome};
 use crate::gems::Gems;
 
+/// For each 5-bit mask of stone colours in the bank, the take ids `0..25`
+/// legal with it: the ten triples when three or more colours are there,
+/// otherwise the pairs and the singles (docs/marvel.md).
+const TAKE_LEGAL: [u32; 32] = take_legal();
+
+const fn take_legal() -> [u32; 32] {
+    let mut out = [0u32; 32];
+    let mut m = 0;
+    while m < 32 {
+        let mut bits = 0u32;
+        let mut i = 0;
+        if (m as u32).count_ones() >= 3 {
+            while i < 10 {
+                if TRIPLES[i] as usize & m == TRIPLES[i] as usize {
+                    bits |= 1 << (TAKE3 as usize + i);
+                }
+                i += 1;
+            }
+        } else {
+            while i < 10 {
+                if PAIRS[i] as usize & m == PAIRS[i] as usize {
+                    bits |= 1 << (TAKE2D as usize + i);
+                }
+                i += 1;
+            }
+            let mut c = 0;
+            while c < 5 {
+                if m & (1 << c) != 0 {
+                    bits |= 1 << (TAKE1 as usize + c);
+                }
+                c += 1;
+            }
+        }
+        out[m] = bits;
+        m += 1;
+    }
+    out
+}
+
 impl MarvelState {
     /// The card a recruit action (board slot or reserve index) refers to, or NONE.
     #[inline]
@@ -98,68 +137,106 @@ impl MarvelState {
     }
 
     fn legal_main(&self, out: &mut ActionList) {
+        let bits = self.main_mask();
+        if bits == 0 {
+            out.push(Action(PASS));
+        }
+        out.push_mask(0, bits);
+    }
+
+    /// Main-phase actions as a bitmask of ids `0..60` (pass not included):
+    /// every main action id is below 64, so the list is one `push_mask`.
+    #[inline]
+    pub(super) fn main_mask(&self) -> u64 {
         let p = self.current as usize;
         let stones = self.bank.low_lanes(5);
-        let avail = stones.nonzero_mask();
-        if avail.count_ones() >= 3 {
-            for (i, &t) in TRIPLES.iter().enumerate() {
-                if t & avail == t {
-                    out.push(Action(TAKE3 + i as u16));
-                }
-            }
-        } else {
-            for (i, &t) in PAIRS.iter().enumerate() {
-                if t & avail == t {
-                    out.push(Action(TAKE2D + i as u16));
-                }
-            }
-            for c in 0..5 {
-                if avail & (1 << c) != 0 {
-                    out.push(Action(TAKE1 + c));
-                }
-            }
-        }
-        let doubles = stones.at_least_mask(4);
-        for c in 0..5 {
-            if doubles & (1 << c) != 0 {
-                out.push(Action(TAKE2S + c));
-            }
-        }
+        let board = crate::gems::occupied_slots(self.board.as_flattened().try_into().expect("12"));
+        let mut bits = u64::from(TAKE_LEGAL[usize::from(stones.nonzero_mask() & 31)])
+            | u64::from(stones.at_least_mask(4) & 31) << TAKE2S;
         if self.n_reserved[p] < MAX_RESERVED {
-            for k in 0..12u16 {
-                if self.board[k as usize / 4][k as usize % 4] != NONE {
-                    out.push(Action(RESERVE + k));
-                }
-            }
-            for lv in 0..3u16 {
-                if !self.deck(lv as usize).is_empty() {
-                    out.push(Action(RESERVE_DECK + lv));
-                }
+            bits |= u64::from(board) << RESERVE;
+            for lv in 0..3 {
+                let left = usize::from(self.deck_top[lv]) < DECK_OFFSET[lv + 1];
+                bits |= u64::from(left) << (RESERVE_DECK as usize + lv);
             }
         }
-        // Shortfall after bonuses and tokens must be covered by grey.
-        let (bonus, tokens) = (self.bonus[p], self.tokens[p]);
-        let grey = u32::from(tokens.get(GREY));
+        bits | u64::from(self.recruitable_slots(p, board)) << RECRUIT
+    }
+
+    /// Bit `k` for every face-up card `k` (`4l+s`, `board` the occupied
+    /// ones) and bit `12+i` for every reserved card `i` that `p` can pay for:
+    /// the recruit ids less `RECRUIT` (the face-up and reserved blocks are
+    /// adjacent). The shortfall after bonuses and tokens, `max(0, cost -
+    /// bonus - tokens)`, must be covered by grey.
+    #[inline]
+    fn recruitable_slots(&self, p: usize, board: u16) -> u16 {
         let costs = &*self.data.costs;
-        let afford = |c: u8| {
-            costs[c as usize]
-                .saturating_sub(bonus)
-                .saturating_sub(tokens)
-                .total()
-                <= grey
-        };
+        let mut slots = [Gems::ZERO.0; 16];
         for (k, &c) in self.board.as_flattened().iter().enumerate() {
-            if c != NONE && afford(c) {
-                out.push(Action(RECRUIT + k as u16));
-            }
+            slots[k] = costs[c as usize].0;
         }
-        for (k, &c) in self.reserved(p).iter().enumerate() {
-            if afford(c) {
-                out.push(Action(RECRUIT_RES + k as u16));
-            }
+        for (i, &c) in self.reserved[p].iter().enumerate() {
+            slots[12 + i] = costs[c as usize].0;
         }
-        if out.is_empty() {
-            out.push(Action(PASS));
+        // An empty slot reads a zero cost: the occupancy mask drops it.
+        let held = (1u16 << self.n_reserved[p]) - 1;
+        let power = self.bonus[p].add(self.tokens[p]);
+        let grey = self.tokens[p].get(GREY);
+        crate::afford::affordable_mask(&slots, power.0, grey) & (board | held << 12)
+    }
+
+    /// Whether action `id` is legal now: the one condition of `legal` that
+    /// decides this id, without building the list (a checked apply pays for
+    /// one test). `legality_agrees_with_the_list` proves the two agree.
+    pub(super) fn allows(&self, id: u16) -> bool {
+        let p = self.current as usize;
+        match self.phase {
+            Phase::Over => false,
+            Phase::Pay => {
+                let card = self.card_at(u16::from(self.pending));
+                if card == NONE || !(PAY..PASS).contains(&id) {
+                    return false;
+                }
+                let g = GREY_VECTORS[usize::from(id - PAY)];
+                let (need, short) = self.need_and_short(card);
+                let grey = u32::from(self.tokens[p].get(GREY));
+                short.all_le(g) && g.all_le(need) && g.total() <= grey
+            }
+            Phase::Return => {
+                (RETURN..LOCATION).contains(&id) && self.tokens[p].get(usize::from(id - RETURN)) > 0
+            }
+            Phase::Location => {
+                (LOCATION..PAY).contains(&id)
+                    && (self.qualifying_locations(p) >> (id - LOCATION)) & 1 != 0
+            }
+            Phase::Main => match id {
+                TAKE3..TAKE2S => {
+                    let avail = self.bank.low_lanes(5).nonzero_mask() & 31;
+                    (TAKE_LEGAL[usize::from(avail)] >> id) & 1 != 0
+                }
+                TAKE2S..RESERVE => self.bank.get(usize::from(id - TAKE2S)) >= 4,
+                RESERVE..RESERVE_DECK => {
+                    let k = usize::from(id - RESERVE);
+                    self.n_reserved[p] < MAX_RESERVED && self.board[k / 4][k % 4] != NONE
+                }
+                RESERVE_DECK..RECRUIT => {
+                    self.n_reserved[p] < MAX_RESERVED
+                        && !self.deck(usize::from(id - RESERVE_DECK)).is_empty()
+                }
+                RECRUIT..RETURN => {
+                    let card = self.card_at(id);
+                    card != NONE && {
+                        let (bonus, tokens) = (self.bonus[p], self.tokens[p]);
+                        self.data.costs[card as usize]
+                            .saturating_sub(bonus)
+                            .saturating_sub(tokens)
+                            .total()
+                            <= u32::from(tokens.get(GREY))
+                    }
+                }
+                PASS => self.main_mask() == 0,
+                _ => false,
+            },
         }
     }
 
@@ -392,5 +469,59 @@ impl MarvelState {
             reason,
             num_players: n,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The checked apply's per-action test and the move generator agree on
+    /// every id in every position of random games (2–4 players, every phase).
+    #[test]
+    fn legality_agrees_with_the_list() {
+        use crate::game::{Config, Game};
+        let mut list = ActionList::new();
+        let mut positions = 0;
+        for seed in 0..300u64 {
+            let config = Config {
+                num_players: 2 + (seed % 3) as u8,
+                seed,
+                turn_cap: 100,
+            };
+            let mut s = MarvelState::new_game(&config).expect("valid");
+            let mut rng = crate::rng::SplitMix64::new(seed);
+            loop {
+                s.legal(&mut list);
+                for id in 0..NUM_ACTIONS as u16 {
+                    assert_eq!(
+                        s.allows(id),
+                        list.contains(Action(id)),
+                        "seed {seed}, id {id}, phase {:?}",
+                        s.phase
+                    );
+                }
+                positions += 1;
+                if list.is_empty() {
+                    break;
+                }
+                s.step(list.as_slice()[rng.below(list.len() as u64) as usize].0);
+            }
+        }
+        assert!(positions > 40_000, "{positions}");
+    }
+
+    #[test]
+    fn take_table_matches_the_rule() {
+        // All five colours: the ten triples only.
+        assert_eq!(TAKE_LEGAL[31], (1 << 10) - 1);
+        // Two colours: their pair and both singles.
+        let m = 0b00101u8;
+        let pair = PAIRS.iter().position(|&x| x == m).expect("a pair");
+        assert_eq!(
+            TAKE_LEGAL[usize::from(m)],
+            (1 << (TAKE2D as usize + pair)) | (1 << TAKE1) | (1 << (TAKE1 + 2))
+        );
+        assert_eq!(TAKE_LEGAL[0], 0);
     }
 }
