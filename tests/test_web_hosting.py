@@ -88,6 +88,9 @@ def test_serve_hands_uvicorn_the_proxy_settings(
         seen["config"] = self.config
 
     monkeypatch.setattr(uvicorn.Server, "run", run)
+    # uvicorn.Config would point the process's log handlers at this test's captured stderr,
+    # which is closed after the test: every later log line in this worker would fail.
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
     monkeypatch.setattr(
         hosting, "local_addresses", lambda families: ["192.168.1.20"] if V4 in families else []
     )
