@@ -28,7 +28,7 @@ from typing import Any
 
 import splendor
 from splendor.distributed.match_chunks import wilson_interval
-from splendor.play import make_bot
+from splendor.bots import make_bot
 
 
 def play_game(specs: list[str], seed: int) -> list[int]:

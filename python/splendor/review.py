@@ -70,7 +70,7 @@ from splendor.errors import (
     InvalidStateError,
     SplendorError,
 )
-from splendor.nets import resolve_bot_spec
+from splendor.bots import resolve_bot_spec
 from splendor.reference.rng import SplitMix64
 from splendor.view import from_view
 

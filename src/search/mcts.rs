@@ -13,6 +13,7 @@
 //! Rewards are `Outcome::returns()` at a terminal state, or a heuristic
 //! evaluation (see [`CutEval`]) when a rollout reaches its depth cap.
 
+use super::choice::draw_by_visits;
 use super::noise::{dirichlet, RootNoise};
 use crate::cancel::{Cancel, NEVER};
 use crate::game::{range_message, Action, ActionList, Game, GameError, Player, MAX_PLAYERS};
@@ -150,6 +151,12 @@ pub struct SearchConfig {
     /// that of a move the search prefers. A game review uses it for a move
     /// played that the full search hardly visited. `None`: every legal action.
     pub root_action: Option<Action>,
+    /// How the move is chosen from the root's visits: 0 plays the most
+    /// visited action; a temperature `T > 0` draws an action with probability
+    /// proportional to `visits ^ (1 / T)`, from a stream seeded by `seed`
+    /// (`choice.rs`): 1 in proportion to the visits, above 1 flatter. Only
+    /// actions the search visited can be drawn. The AI levels play with it.
+    pub move_temperature: f64,
 }
 
 /// Largest [`SearchConfig::leaf_batch`].
@@ -172,6 +179,7 @@ impl Default for SearchConfig {
             root_noise: None,
             leaf_batch: 1,
             root_action: None,
+            move_temperature: 0.0,
         }
     }
 }
@@ -231,6 +239,12 @@ impl SearchConfig {
                 );
             }
         }
+        if !self.move_temperature.is_finite() || self.move_temperature < 0.0 {
+            return bad(format!(
+                "move_temperature must be a finite number >= 0, got {}",
+                self.move_temperature
+            ));
+        }
         if self.leaf_batch == 0 || self.leaf_batch > MAX_LEAF_BATCH {
             return bad(range_message(
                 "leaf_batch",
@@ -276,7 +290,8 @@ pub struct ActionStats {
 /// What a search found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult {
-    /// The most visited action (ties: higher mean value, then lower id).
+    /// The most visited action (ties: higher mean value, then lower id), or
+    /// with [`SearchConfig::move_temperature`] the action drawn by visits.
     pub action: Action,
     /// Root statistics, ascending by action id.
     pub stats: Vec<ActionStats>,
@@ -1233,7 +1248,12 @@ pub fn search_cancellable<G: Game>(
         }
         outcomes
     });
-    merge(state, outcomes)
+    let mut result = merge(state, outcomes)?;
+    if cfg.move_temperature > 0.0 {
+        result.action =
+            draw_by_visits(&result.stats, cfg.move_temperature, cfg.seed, result.action);
+    }
+    Ok(result)
 }
 
 fn merge<G: Game>(state: &G, outcomes: Vec<TreeOutcome>) -> Result<SearchResult, GameError> {

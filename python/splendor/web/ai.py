@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import splendor
+from splendor.bots import make_bot
 from splendor.errors import ConfigError
 from splendor.nets import SHIPPED_NET_ITERATIONS, shipped_leaf_batch, shipped_network_path
-from splendor.play import make_bot
 from splendor.render import board_of
 from splendor.render.describe import describe
 from splendor.web.models import Considered, HintResponse, LineStep, MoveResponse, TopMove
