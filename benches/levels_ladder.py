@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import argparse
 import shutil
+from itertools import combinations
 from pathlib import Path
 
 from splendor import ladder
-from splendor.bots import LEVELS
+from splendor.bots import LEVELS, level_spec
 from splendor.ladder import combine
 
 DOCS_LADDER = Path(__file__).resolve().parent.parent / "docs" / "ladder"
@@ -41,17 +42,64 @@ REFERENCES: dict[str, dict[int, tuple[str, ...]]] = {
         9: ("net:1070@b132d65", "net:1000:batch=4"),
         10: ("net:110@b132d65", "net:1070@b132d65"),
     },
+    # No committed Duel ladder: its reference bots (`splendor ladder`'s defaults and today's
+    # default AI) play their own round robin here first.
+    "duel": {
+        1: ("random", "greedy"),
+        2: ("greedy",),
+        3: ("greedy", "mcts:100"),
+        4: ("greedy", "mcts:100"),
+        5: ("mcts:100", "mcts:1000"),
+        6: ("mcts:100", "mcts:1000"),
+        7: ("mcts:1000", "net:840@b132d65"),
+        8: ("mcts:1000", "net:840@b132d65"),
+        9: ("net:840@b132d65", "net:750:batch=4"),
+        10: ("net:840@b132d65", "mcts:1000"),
+    },
+}
+
+#: The reference bots of each game's ladder, which play every pair among themselves:
+#: ``splendor ladder``'s defaults and today's default AI.
+LADDER_BOTS: dict[str, tuple[str, ...]] = {
+    "base": (
+        *ladder.default_bots("base"),
+        "net:110@b132d65",
+        "net:1000:batch=4",
+    ),
+    # Without mcts:10000, whose pairs would take most of a Duel ladder's time.
+    "duel": (
+        *(b for b in ladder.default_bots("duel") if b != "mcts:10000"),
+        "net:750:batch=4",
+    ),
 }
 
 
+def level_bots(variant: str) -> list[str]:
+    """Each level's spec in the game (:func:`splendor.bots.level_spec`), weakest first.
+
+    The ladder names a level by what it plays (``net:32:batch=4:temp=4``), not by its number,
+    so a pair's record stays true when the table of levels changes: a level given new
+    settings is a new bot, and only its pairs are played.
+    """
+    return [level_spec(level.number, variant, 2) for level in LEVELS]
+
+
 def level_pairs(variant: str) -> tuple[list[str], list[tuple[str, str]]]:
-    """The bots (references, then levels) and the pairs to play."""
-    levels = [level.spec for level in LEVELS]
-    references = REFERENCES[variant]
-    pairs = [(levels[k + 1], levels[k]) for k in range(len(levels) - 1)]
-    pairs += [(f"level:{n}", ref) for n, refs in references.items() for ref in refs]
-    named = sorted({ref for refs in references.values() for ref in refs})
-    return named + levels, pairs
+    """The bots (references, then levels) and the pairs to play: every pair of the
+    reference bots (found in the committed results for base), then the levels'."""
+    levels = level_bots(variant)
+    references = list(LADDER_BOTS[variant])
+    pairs = list(combinations(references, 2))
+    pairs += [(levels[k + 1], levels[k]) for k in range(len(levels) - 1)]
+    pairs += [(levels[n - 1], ref) for n, refs in REFERENCES[variant].items() for ref in refs]
+    # The top level is the default AI, itself a reference bot: listed once, never paired
+    # with itself.
+    bots = references + [b for b in levels if b not in references]
+    unique: list[tuple[str, str]] = []
+    for a, b in pairs:
+        if a != b and (a, b) not in unique and (b, a) not in unique:
+            unique.append((a, b))
+    return bots, unique
 
 
 def main() -> None:
@@ -82,23 +130,31 @@ def main() -> None:
     records = ladder.read_results(results_path)
     chunks: dict[frozenset[str], list[ladder.PairResult]] = {}
     for r in records:
-        if (r.variant, r.players, r.seed) == (args.variant, 2, args.seed):
-            if r.a in bots and r.b in bots:
-                chunks.setdefault(frozenset((r.a, r.b)), []).append(r)
+        settings = (r.variant, r.players, r.seed) == (args.variant, 2, args.seed)
+        if settings and r.a in bots and r.b in bots:
+            pair = chunks.setdefault(frozenset((r.a, r.b)), [])
+            # A chunk of games already counted (the same first game) is not counted twice.
+            if all(c.first_game != r.first_game for c in pair):
+                pair.append(r)
     results = [combine(c[0].a, c[0].b, c) for c in chunks.values()]
     ratings = ladder.write_report(results, bots, out, anchor="greedy", prior_draws=1)
     print(ladder.summary(ratings))
     by_pair = {frozenset((r.a, r.b)): r for r in results}
-    elo = {r.bot: r.elo for r in ratings}
-    print("\nlevel  Elo  score against the level below")
-    for level in LEVELS:
-        below = f"level:{level.number - 1}"
-        line = f"{level.spec:9s} {elo[level.spec]:+5.0f}"
-        pair = by_pair.get(frozenset((level.spec, below)))
+    elo = {r.bot: r for r in ratings}
+    levels = level_bots(args.variant)
+    print("\n| level | spec | Elo | 95% interval | score against the level below |")
+    print("| --- | --- | ---: | --- | --- |")
+    for level, spec in zip(LEVELS, levels, strict=True):
+        r = elo[spec]
+        line = f"| `{level.spec}` {level.name} | `{spec}` | {r.elo:+.0f} | "
+        line += f"[{r.low:+.0f}, {r.high:+.0f}] | "
+        pair = (
+            by_pair.get(frozenset((spec, levels[level.number - 2]))) if level.number > 1 else None
+        )
         if pair is not None:
-            score = pair.score_a if pair.a == level.spec else pair.score_b
-            line += f"  {score:g}/{pair.games} against {below}"
-        print(line)
+            score = pair.score_a if pair.a == spec else pair.score_b
+            line += f"{score:g}/{pair.games}"
+        print(line + " |")
 
 
 if __name__ == "__main__":

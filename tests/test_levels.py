@@ -7,12 +7,12 @@ AI; the levels are ordered, in a quick arena here and on the committed ladder
 
 from __future__ import annotations
 
+import itertools
 import pickle
 from collections import Counter
 from pathlib import Path
 
 import pytest
-
 import splendor
 from splendor.bots import LEVELS, default_bot_spec, level_spec, make_bot, resolve_bot_spec
 from splendor.errors import ConfigError
@@ -83,6 +83,7 @@ def test_a_game_without_a_shipped_network_plays_levels_with_rollouts(
     assert level_spec(3, "marvel", 4) == f"mcts:{LEVELS[2].min_iterations}:temp=2"
     assert level_spec(10, "marvel", 4) == "mcts:1000"
     bot = make_bot("level:3", 1, "marvel", 4)
+    assert isinstance(bot, splendor.MctsBot)
     assert (bot.network_sha256, bot.move_temperature) == (None, 2.0)
 
 
@@ -104,11 +105,12 @@ def test_the_committed_ladder_orders_the_levels_evenly() -> None:
     from splendor import ladder
 
     records = [r for r in ladder.read_results(LEVELS_LADDER) if r.variant == "base"]
-    specs = [level.spec for level in LEVELS]
+    # The ladder names each level by what it plays (benches/levels_ladder.py).
+    specs = [level_spec(level.number, "base", 2) for level in LEVELS]
     names = sorted({b for r in records for b in (r.a, r.b)})
     assert set(specs) <= set(names)
     elo = {r.bot: r.elo for r in ladder.fit_elo(records, names, anchor="greedy")}
-    gaps = [elo[b] - elo[a] for a, b in zip(specs, specs[1:], strict=False)]
+    gaps = [elo[b] - elo[a] for a, b in itertools.pairwise(specs)]
     # docs/ladder.md: consecutive levels 100-200 Elo apart, none inverted; the fitted
     # gaps carry the noise of 100 games a pair, so the test allows 60 to 260.
     assert all(60 <= gap <= 260 for gap in gaps), gaps

@@ -755,8 +755,9 @@ class BotSpec:
         without its file name the network shipped for a game, which the Python package
         finds (:func:`splendor.bots.make_bot` resolves, then builds).
 
-        >>> parse_bot_spec("mcts:50:temp=0.5").build(seed=3)
-        MctsBot(iterations=50, time_limit=None, threads=1, seed=3, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, move_temperature=0.5)
+        >>> bot = parse_bot_spec("mcts:50:temp=0.5").build(seed=3)
+        >>> bot.iterations, bot.move_temperature
+        (50, 0.5)
 
         Raises:
             ConfigError: A spec that names the shipped network, or a bad seed.

@@ -83,13 +83,13 @@ class Level:
 LEVELS: tuple[Level, ...] = (
     Level(1, "Beginner", 0.0, 48, 4.0),
     Level(2, "Novice", 0.0, 32, 4.0),
-    Level(3, "Casual", 0.0, 64, 2.0),
-    Level(4, "Apprentice", 0.0, 32, 1.0),
-    Level(5, "Intermediate", 0.0, 64, 0.7),
-    Level(6, "Skilled", 0.12, 64, 0.5),
-    Level(7, "Advanced", 0.2, 64, 0.3),
-    Level(8, "Expert", 0.35, 64, 0.2),
-    Level(9, "Master", 0.6, 64, 0.1),
+    Level(3, "Casual", 0.0, 24, 2.0),
+    Level(4, "Apprentice", 0.0, 16, 2.0),
+    Level(5, "Intermediate", 0.0, 48, 0.85),
+    Level(6, "Skilled", 0.0, 64, 0.7),
+    Level(7, "Advanced", 0.12, 64, 0.5),
+    Level(8, "Expert", 0.16, 64, 0.4),
+    Level(9, "Master", 0.35, 64, 0.2),
     Level(10, "Strongest", 1.0, 1, 0.0),
 )
 
