@@ -132,10 +132,10 @@ def main() -> None:
     for r in records:
         settings = (r.variant, r.players, r.seed) == (args.variant, 2, args.seed)
         if settings and r.a in bots and r.b in bots:
-            pair = chunks.setdefault(frozenset((r.a, r.b)), [])
+            found = chunks.setdefault(frozenset((r.a, r.b)), [])
             # A chunk of games already counted (the same first game) is not counted twice.
-            if all(c.first_game != r.first_game for c in pair):
-                pair.append(r)
+            if all(c.first_game != r.first_game for c in found):
+                found.append(r)
     results = [combine(c[0].a, c[0].b, c) for c in chunks.values()]
     ratings = ladder.write_report(results, bots, out, anchor="greedy", prior_draws=1)
     print(ladder.summary(ratings))
@@ -145,9 +145,9 @@ def main() -> None:
     print("\n| level | spec | Elo | 95% interval | score against the level below |")
     print("| --- | --- | ---: | --- | --- |")
     for level, spec in zip(LEVELS, levels, strict=True):
-        r = elo[spec]
-        line = f"| `{level.spec}` {level.name} | `{spec}` | {r.elo:+.0f} | "
-        line += f"[{r.low:+.0f}, {r.high:+.0f}] | "
+        rating = elo[spec]
+        line = f"| `{level.spec}` {level.name} | `{spec}` | {rating.elo:+.0f} | "
+        line += f"[{rating.low:+.0f}, {rating.high:+.0f}] | "
         pair = (
             by_pair.get(frozenset((spec, levels[level.number - 2]))) if level.number > 1 else None
         )

@@ -210,3 +210,23 @@ def test_ratings_that_round_to_zero_print_without_a_minus() -> None:
     from splendor.ladder import elo_text
 
     assert [elo_text(x) for x in (-0.3, -0.0, 0.2, 12.6, -40.4)] == ["+0", "+0", "+0", "+13", "-40"]
+
+
+def test_a_ladder_can_play_only_the_pairs_given(tmp_path: Path) -> None:
+    # The AI levels' ladder (benches/levels_ladder.py) places many cheap bots by their
+    # neighbours and a few references, not a round robin.
+    bots = ["random", "greedy", "mcts:8", "level:1"]
+    played = ladder.run_ladder(
+        bots,
+        tmp_path,
+        games_per_pair=2,
+        seed=3,
+        pairs=[("Level: 1", "greedy"), ("mcts:8", "random")],
+    )
+    assert [(r.a, r.b, r.games) for r in played] == [
+        ("level:1", "greedy", 2),
+        ("mcts:8", "random", 2),
+    ]
+    assert len(ladder.read_results(tmp_path / ladder.RESULTS_FILE)) == 2
+    with pytest.raises(ConfigError, match="a pair names a bot not in the ladder: mcts:9"):
+        ladder.run_ladder(bots, tmp_path, games_per_pair=2, seed=3, pairs=[("mcts:9", "greedy")])

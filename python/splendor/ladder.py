@@ -256,11 +256,11 @@ def run_ladder(
     if pairs is None:
         pairs = list(combinations(specs, 2))
     else:
-        spelled = {b: s for b, s in zip(bots, specs, strict=True)} | {s: s for s in specs}
-        unknown = sorted({b for pair in pairs for b in pair if b not in spelled})
+        # Each bot of a pair in its one spelling, as the ladder's bots are.
+        pairs = [(str(_core.parse_bot_spec(a)), str(_core.parse_bot_spec(b))) for a, b in pairs]
+        unknown = sorted({b for pair in pairs for b in pair if b not in specs})
         if unknown:
             raise ConfigError(f"a pair names a bot not in the ladder: {', '.join(unknown)}")
-        pairs = [(spelled[a], spelled[b]) for a, b in pairs]
     stream = log if log is not None else sys.stderr
     results: list[PairResult] = []
     for k, (a, b) in enumerate(pairs, 1):
