@@ -174,3 +174,13 @@ def test_the_spec_builds_its_own_bot() -> None:
     assert pickle.loads(pickle.dumps(net_bot)).network_sha256 == net_bot.network_sha256
     with pytest.raises(splendor.NetworkError):
         splendor.parse_bot_spec(f"net:20@{path}.missing").build()
+
+
+def test_the_command_line_reads_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    from splendor import cli
+
+    args = ["match", "--bots", "level:1, Level:2", "--games", "2", "--no-progress"]
+    assert cli.main([*args, "--variant", "duel"]) == 0
+    table = capsys.readouterr().out
+    assert level_spec(1, "duel", 2) in table and level_spec(2, "duel", 2) in table
+    assert cli.main(["match", "--bots", "level:11,random", "--games", "2"]) == 2
