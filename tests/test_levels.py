@@ -22,7 +22,8 @@ GAMES += [("marvel", 4)]
 
 #: The levels' ladder for base with 2 players (benches/levels_ladder.py), with the pairs of
 #: the reference bots it was fitted with.
-LEVELS_LADDER = Path(__file__).resolve().parent.parent / "docs" / "ladder" / "base-2p-levels.jsonl"
+DOCS_LADDER = Path(__file__).resolve().parent.parent / "docs" / "ladder"
+LEVELS_LADDER = DOCS_LADDER / "base-2p-levels.jsonl"
 
 
 def test_the_levels_are_named_weakest_first() -> None:
@@ -184,3 +185,21 @@ def test_the_command_line_reads_levels(capsys: pytest.CaptureFixture[str]) -> No
     table = capsys.readouterr().out
     assert level_spec(1, "duel", 2) in table and level_spec(2, "duel", 2) in table
     assert cli.main(["match", "--bots", "level:11,random", "--games", "2"]) == 2
+
+
+def test_the_committed_duel_ladder_orders_the_levels() -> None:
+    pytest.importorskip("statsmodels")
+    from splendor import ladder
+
+    records = ladder.read_results(DOCS_LADDER / "duel-2p-results.jsonl")
+    specs = [level_spec(level.number, "duel", 2) for level in LEVELS]
+    names = sorted({b for r in records for b in (r.a, r.b)})
+    assert set(specs) <= set(names)
+    elo = {r.bot: r.elo for r in ladder.fit_elo(records, names, anchor="greedy")}
+    # docs/ladder.md, "Duel, 2 players": ordered, each level above the one below in their
+    # own pair too (the steps are uneven there: 44 to 255).
+    assert all(elo[b] > elo[a] for a, b in itertools.pairwise(specs))
+    pairs = {frozenset((r.a, r.b)): r for r in records}
+    for below, above in itertools.pairwise(specs):
+        r = pairs[frozenset((below, above))]
+        assert (r.score_a if r.a == above else r.score_b) > r.games / 2
