@@ -20,7 +20,7 @@ import statistics
 import time
 
 import splendor
-from splendor.play import make_bot
+from splendor.bots import make_bot
 
 State = splendor.BaseState | splendor.DuelState | splendor.MarvelState
 PER_GAME = 20

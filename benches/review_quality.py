@@ -27,8 +27,8 @@ import time
 from typing import Any
 
 import splendor
+from splendor.bots import make_bot
 from splendor.distributed.match_chunks import wilson_interval
-from splendor.play import make_bot
 
 
 def play_game(specs: list[str], seed: int) -> list[int]:

@@ -20,7 +20,7 @@ import sys
 import time
 
 import splendor
-from splendor.play import make_bot
+from splendor.bots import make_bot
 
 
 def sixty_decision_game() -> tuple[int, list[int]]:

@@ -74,6 +74,15 @@ fn hidden_cards_do_not_change_the_search() {
         let mut ba = MctsBot::new(cfg(300, 9)).unwrap();
         let mut bb = MctsBot::new(cfg(300, 9)).unwrap();
         assert_eq!(ba.act(&a).unwrap(), bb.act(&b).unwrap());
+        // A move drawn at a temperature (the AI levels) reads only the search's
+        // statistics and seed: the same draw from both twins.
+        for t in [0.5, 2.0] {
+            let hot = SearchConfig {
+                move_temperature: t,
+                ..cfg(300, 9)
+            };
+            assert_eq!(search(&a, &hot).unwrap(), search(&b, &hot).unwrap());
+        }
         // With a network too: it reads observation(mover) of each
         // determinization, never the hidden cards of the real state.
         let net = splendor::nn::random_network_bytes::<BaseState>(2, &[32, 32], 3);

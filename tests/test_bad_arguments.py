@@ -171,6 +171,7 @@ def _by_name(name: str, variant: str, owner: str) -> Any:
         "leaf_batch": 1,
         "root_action": None,
         "stop": None,
+        "move_temperature": 0.0,
         "path": _network_path(variant) if name == "path" else None,
         "data": _network_bytes(variant) if name == "data" else None,
         "observation": state.observation(0),
@@ -659,7 +660,7 @@ def test_a_method_call_that_does_not_fit_names_the_signature() -> None:
     with pytest.raises(splendor.ConfigError, match=r"seed: by keyword, e.g. seed=\.\.\."):
         state.determinize(0, 1)  # type: ignore[call-arg]
     with pytest.raises(splendor.ConfigError, match=r"MctsBot\(\): too many positional"):
-        splendor.MctsBot(*range(11))
+        splendor.MctsBot(*range(12))
     with pytest.raises(splendor.ConfigError, match=r"unexpected keyword argument 'iteration'"):
         splendor.MctsBot(iteration=5)  # type: ignore[call-arg]
     with pytest.raises(splendor.ConfigError, match=r"multiple values for argument 'seed'"):

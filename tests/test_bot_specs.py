@@ -13,17 +13,18 @@ from typing import Any
 
 import pytest
 import splendor
-from splendor import cli
-from splendor.arena import parse_bots
+from splendor import bots, cli
+from splendor.bots import make_bot, parse_bots, resolve_bot_spec
 from splendor.errors import ConfigError
-from splendor.nets import resolve_bot_spec
-from splendor.play import make_bot
 
 FORMS = (
-    "default, random, greedy, mcts, mcts:N, mcts:Ts, net, net:N, net:Ts, net:N@PATH or "
-    "net:Ts@PATH, a net budget optionally followed by :batch=B (net:N:batch=4@PATH) "
-    "(N: iterations, a whole number >= 1 in digits; T: seconds, a number > 0 in digits "
-    "such as 0.5 or 2; B: leaves per network evaluation, a whole number between 1 and 256)"
+    "default, level:1 to level:10, random, greedy, mcts, mcts:N, mcts:Ts, net, net:N, "
+    "net:Ts, net:N@PATH or net:Ts@PATH, a net budget optionally followed by :batch=B "
+    "(net:N:batch=4@PATH), an mcts or net budget optionally followed by :temp=T "
+    "(mcts:100:temp=0.5, net:N:batch=4:temp=1@PATH) (N: iterations, a whole number >= 1 "
+    "in digits; T: seconds, or after temp= the move temperature, a number > 0 in digits "
+    "such as 0.5 or 2; B: leaves per network evaluation, a whole number between 1 and "
+    "256)"
 )
 
 # Spellings outside the grammar: Python's int() and float() took several of them.
@@ -49,6 +50,13 @@ BAD = [
     "net:50:batch=2.5",
     "mcts:50:batch=4",
     "net:batch=4",
+    "level",
+    "level:0",
+    "level:11",
+    "level:3:temp=1",
+    "mcts:100:temp=0",
+    "mcts:100:temp=-1",
+    "net:50:temp=1:batch=4",
 ]
 
 
@@ -190,14 +198,14 @@ def test_a_leaf_batch_reaches_every_kind_of_bot(monkeypatch: pytest.MonkeyPatch)
     result = splendor.match([spec, "random"], variant="marvel", games=2, seed=1)
     assert result.bots[0]["name"].startswith("net:30:batch=4@")
     # A path-less net spec gets the shipped network's batch (Marvel's is 4) unless it gives one.
-    assert nets.resolve_bot_spec("net:30", "marvel", 2) == f"net:30:batch=4@{marvel}"
-    assert nets.resolve_bot_spec("net:30", "base", 3).startswith("net:30@")
+    assert bots.resolve_bot_spec("net:30", "marvel", 2) == f"net:30:batch=4@{marvel}"
+    assert bots.resolve_bot_spec("net:30", "base", 3).startswith("net:30@")
     monkeypatch.setitem(nets.SHIPPED_NET_LEAF_BATCH, ("marvel", 2), 8)
     iterations = nets.SHIPPED_NET_ITERATIONS["marvel", 2]
-    assert nets.default_bot_spec("marvel", 2) == f"net:{iterations}:batch=8"
-    assert nets.resolve_bot_spec("default", "marvel", 2) == f"net:{iterations}:batch=8@{marvel}"
-    assert nets.resolve_bot_spec("net:0.5s", "marvel", 2) == f"net:0.5s:batch=8@{marvel}"
-    assert nets.resolve_bot_spec("net:30:batch=2", "marvel", 2) == f"net:30:batch=2@{marvel}"
+    assert bots.default_bot_spec("marvel", 2) == f"net:{iterations}:batch=8"
+    assert bots.resolve_bot_spec("default", "marvel", 2) == f"net:{iterations}:batch=8@{marvel}"
+    assert bots.resolve_bot_spec("net:0.5s", "marvel", 2) == f"net:0.5s:batch=8@{marvel}"
+    assert bots.resolve_bot_spec("net:30:batch=2", "marvel", 2) == f"net:30:batch=2@{marvel}"
     shipped = make_bot("net:30", 0, "marvel", 2)
     assert isinstance(shipped, splendor.MctsBot) and shipped.leaf_batch == 8
     # The web server's searches: the spec's batch, else the shipped one's.

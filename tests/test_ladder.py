@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("statsmodels")
 
-from splendor import cli, ladder, nets
+from splendor import bots, cli, ladder, nets
 from splendor.errors import ConfigError
 from splendor.ladder import PairResult, fit_elo
 
@@ -184,22 +184,22 @@ def test_bad_ladder_arguments_exit_2_before_any_game(
 def test_the_reference_networks_stay_spellable_and_shipped() -> None:
     # The networks shipped at b132d65, kept as fixed opponents: net:N@b132d65.
     for variant in ("base", "duel", "marvel"):
-        spec = nets.resolve_bot_spec(f"net:100@{ladder.REFERENCE_NETWORKS}", variant, 2)
+        spec = bots.resolve_bot_spec(f"net:100@{ladder.REFERENCE_NETWORKS}", variant, 2)
         path = Path(spec.split("@", 1)[1])
         assert path == nets.REFERENCE_DIR / "b132d65" / f"{variant}-2p.safetensors"
         assert path.is_file()
     base = nets.REFERENCE_DIR / "b132d65" / "base-2p.safetensors"
     assert hashlib.sha256(base.read_bytes()).hexdigest().startswith("744fa98812c2")
-    assert nets.resolve_bot_spec("net:0.5s@b132d65", "duel", 2).startswith("net:0.5s@/")
+    assert bots.resolve_bot_spec("net:0.5s@b132d65", "duel", 2).startswith("net:0.5s@/")
     # A name that is no reference folder stays a path, as before.
-    assert nets.resolve_bot_spec("net:5@best.safetensors", "base", 2) == "net:5@best.safetensors"
+    assert bots.resolve_bot_spec("net:5@best.safetensors", "base", 2) == "net:5@best.safetensors"
     with pytest.raises(ConfigError, match="have none for base with 3 players"):
-        nets.resolve_bot_spec("net:5@b132d65", "base", 3)
+        bots.resolve_bot_spec("net:5@b132d65", "base", 3)
     assert ladder.default_bots("duel")[-1] == "net:840@b132d65"
     # The reference opponents keep b132d65's iterations when today's default AI changes
     # (base 2 players ships a wider network at net:1000:batch=4 since issue 22).
     assert ladder.default_bots("base")[-1] == "net:1070@b132d65"
-    assert nets.default_bot_spec("base", 2) != "net:1070"
+    assert bots.default_bot_spec("base", 2) != "net:1070"
     assert ladder.default_bots("base", 3) == list(ladder.REFERENCE_SEARCHES)
     # Every shipped network together stays small (the wheel carries them).
     total = sum(f.stat().st_size for f in nets.NETS_DIR.rglob("*.safetensors"))
@@ -210,3 +210,23 @@ def test_ratings_that_round_to_zero_print_without_a_minus() -> None:
     from splendor.ladder import elo_text
 
     assert [elo_text(x) for x in (-0.3, -0.0, 0.2, 12.6, -40.4)] == ["+0", "+0", "+0", "+13", "-40"]
+
+
+def test_a_ladder_can_play_only_the_pairs_given(tmp_path: Path) -> None:
+    # The AI levels' ladder (benches/levels_ladder.py) places many cheap bots by their
+    # neighbours and a few references, not a round robin.
+    bots = ["random", "greedy", "mcts:8", "level:1"]
+    played = ladder.run_ladder(
+        bots,
+        tmp_path,
+        games_per_pair=2,
+        seed=3,
+        pairs=[("Level: 1", "greedy"), ("mcts:8", "random")],
+    )
+    assert [(r.a, r.b, r.games) for r in played] == [
+        ("level:1", "greedy", 2),
+        ("mcts:8", "random", 2),
+    ]
+    assert len(ladder.read_results(tmp_path / ladder.RESULTS_FILE)) == 2
+    with pytest.raises(ConfigError, match="a pair names a bot not in the ladder: mcts:9"):
+        ladder.run_ladder(bots, tmp_path, games_per_pair=2, seed=3, pairs=[("mcts:9", "greedy")])

@@ -17,10 +17,10 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 import splendor
-from splendor import MctsBot, Network, RandomBot, nets, search
+from splendor import MctsBot, Network, RandomBot, bots, nets, search
+from splendor.bots import make_bot
 from splendor.errors import ConfigError, NetworkError
 from splendor.play import main as play_main
-from splendor.play import make_bot
 
 Tensors = dict[str, npt.NDArray[np.float32]]
 VARIANTS = ("base", "duel", "marvel")
@@ -347,7 +347,7 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     assert (network.variant, network.players, network.features) == ("base", 2, "needs")
     # It is 128,128 wide and searched with 4 leaves per forward pass (issue 22).
     assert network.hidden == [128, 128]
-    assert nets.default_bot_spec("base", 2) == "net:1000:batch=4"
+    assert bots.default_bot_spec("base", 2) == "net:1000:batch=4"
     bot = make_bot("default", 3, "base", 2)
     assert isinstance(bot, MctsBot) and (bot.iterations, bot.leaf_batch) == (1000, 4)
     assert bot.network_sha256 == hashlib.sha256(shipped.read_bytes()).hexdigest()
@@ -361,7 +361,7 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     )
     # 128,128 wide too (issue 22), searched 4 leaves per forward pass.
     assert duel_network.hidden == [128, 128]
-    assert nets.default_bot_spec("duel", 2) == "net:750:batch=4"
+    assert bots.default_bot_spec("duel", 2) == "net:750:batch=4"
     duel_bot = make_bot("DEFAULT ", 3, "duel", 2)
     assert isinstance(duel_bot, MctsBot) and (duel_bot.iterations, duel_bot.leaf_batch) == (750, 4)
     assert duel_bot.network_sha256 == hashlib.sha256(duel_shipped.read_bytes()).hexdigest()
@@ -373,7 +373,7 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     # Marvel's too (issue 22).
     marvel_shipped = nets.NETS_DIR / "marvel-2p.safetensors"
     assert splendor.Network.load(marvel_shipped).hidden == [128, 128]
-    assert nets.default_bot_spec("marvel", 2) == "net:620:batch=4"
+    assert bots.default_bot_spec("marvel", 2) == "net:620:batch=4"
     marvel_bot = make_bot("default", 3, "marvel", 2)
     assert isinstance(marvel_bot, MctsBot)
     assert (marvel_bot.iterations, marvel_bot.leaf_batch) == (620, 4)
@@ -384,7 +384,7 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     # the total time of mcts:1000 over whole games.
     multiplayer = (("base", 3, 1650), ("marvel", 3, 960), ("base", 4, 1790), ("marvel", 4, 830))
     for variant, players, iterations in multiplayer:
-        assert nets.default_bot_spec(variant, players) == f"net:{iterations}"
+        assert bots.default_bot_spec(variant, players) == f"net:{iterations}"
         bot = make_bot("default", 3, variant, players)
         assert isinstance(bot, MctsBot) and (bot.iterations, bot.leaf_batch) == (iterations, 1)
         shipped_file = nets.NETS_DIR / f"{variant}-{players}p.safetensors"
@@ -398,10 +398,10 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     assert r.bots[0]["name"].startswith("net:1000:batch=4@")
     # Take the shipped file away and base falls back to the rollout search too.
     monkeypatch.setattr(nets, "NETS_DIR", tmp_path / "none")
-    assert nets.default_bot_spec("base", 2) == "mcts:1000"
+    assert bots.default_bot_spec("base", 2) == "mcts:1000"
     fallback = make_bot("default", 3, "base", 2)
     assert isinstance(fallback, MctsBot) and fallback.network_sha256 is None
-    assert (fallback.iterations, nets.default_bot_spec("marvel", 4)) == (1000, "mcts:1000")
+    assert (fallback.iterations, bots.default_bot_spec("marvel", 4)) == (1000, "mcts:1000")
     r = splendor.match(["default", "random", "random", "random"], players=4, games=2, seed=1)
     assert r.bots[0]["name"] == "mcts:1000"
 
@@ -519,7 +519,7 @@ ENTRY_POINTS = """
 import resource, subprocess, sys
 import splendor
 from splendor import selfplay
-from splendor.play import make_bot
+from splendor.bots import make_bot
 path = sys.argv[1]
 limit = 3 << 30
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))

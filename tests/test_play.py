@@ -12,8 +12,9 @@ from typing import TextIO, cast
 import pytest
 import splendor
 import splendor.render
+from splendor.bots import make_bot
 from splendor.errors import ConfigError
-from splendor.play import Session, main, make_bot
+from splendor.play import Session, main
 from splendor.reference.rng import SplitMix64
 from test_render import CASES, leaks
 

@@ -14,7 +14,8 @@ import pytest
 import splendor
 from splendor import GreedyBot, MctsBot, RandomBot, cli, search
 from splendor import match as play_match
-from splendor.arena import ProgressBar, parse_bots
+from splendor.arena import ProgressBar
+from splendor.bots import parse_bots
 from splendor.errors import ConfigError, InvalidStateError
 
 VARIANTS = [v for v in ("base", "duel", "marvel") if v in splendor.VARIANTS]

@@ -38,6 +38,7 @@ from splendor._core import (
     random_playout,
     search,
 )
+from splendor.bots import match
 from splendor.envs.spec import ObservationSpec, observation_spec
 from splendor.errors import (
     CardDataError,
@@ -50,7 +51,6 @@ from splendor.errors import (
     NetworkError,
     SplendorError,
 )
-from splendor.nets import match
 from splendor.protocol import GameState
 from splendor.review import Review, review
 from splendor.variants import VariantInfo, Verbs, variant_info
@@ -133,6 +133,7 @@ if not _typing.TYPE_CHECKING:
 _SUBMODULES = frozenset(
     {
         "arena",
+        "bots",
         "cli",
         "distributed",
         "envs",

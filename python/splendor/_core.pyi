@@ -624,6 +624,12 @@ class MctsBot:
             evaluates them in one batched pass: more iterations per second,
             slightly staler selections (docs/network.md, "Batched leaf
             evaluation"). ``1`` is the plain search.
+        move_temperature: How the move is chosen from the root's visits (a finite
+            number >= 0): ``0`` plays the most visited action; ``T > 0`` draws an
+            action with probability proportional to ``visits ** (1 / T)`` (1: in
+            proportion to the visits, above 1 flatter), from a stream seeded by the
+            move's search seed, so a seeded bot stays reproducible. Only actions the
+            search visited can be drawn. The AI levels (``level:1`` ...) play so.
 
     Raises:
         ConfigError: A bad argument (the message names it and its range), or a
@@ -644,6 +650,7 @@ class MctsBot:
         prior_temperature: float | None = 0.02,
         network: Network | str | os.PathLike[str] | None = None,
         leaf_batch: int = 1,
+        move_temperature: float = 0.0,
     ) -> MctsBot: ...
     @property
     def iterations(self) -> int:
@@ -660,6 +667,10 @@ class MctsBot:
     @property
     def leaf_batch(self) -> int:
         """Leaves evaluated per forward pass of the network (1: one at a time)."""
+
+    @property
+    def move_temperature(self) -> float:
+        """The temperature of the move's choice (0: the most visited action)."""
 
     @property
     def network_sha256(self) -> str | None:
@@ -704,8 +715,9 @@ class BotSpec:
 
     def __new__(cls, text: str) -> BotSpec: ...
     @property
-    def kind(self) -> Literal["default", "random", "greedy", "mcts", "net"]:
-        """What the spec names: "default", "random", "greedy", "mcts" or "net"."""
+    def kind(self) -> Literal["default", "level", "random", "greedy", "mcts", "net"]:
+        """What the spec names: "default", "level", "random", "greedy", "mcts" or
+        "net"."""
 
     @property
     def iterations(self) -> int | None:
@@ -725,6 +737,33 @@ class BotSpec:
         """B of ``net:...:batch=B`` (leaves per forward pass of the network); None when
         the spec gives none."""
 
+    @property
+    def move_temperature(self) -> float | None:
+        """T of ``...:temp=T`` (the ``move_temperature`` of :class:`MctsBot`); None when
+        the spec gives none (the most visited move)."""
+
+    @property
+    def level(self) -> int | None:
+        """L of ``level:L`` (1 to 10); None for the other kinds."""
+
+    def build(self, seed: int = 0) -> RandomBot | GreedyBot | MctsBot:
+        """A fresh bot of what the spec names, seeded with ``seed``: a
+        :class:`RandomBot`, :class:`GreedyBot` or :class:`MctsBot` (a ``net`` spec's
+        network file is read now).
+
+        Only a spec the engine can build: ``default``, ``level:L`` and a ``net`` spec
+        without its file name the network shipped for a game, which the Python package
+        finds (:func:`splendor.bots.make_bot` resolves, then builds).
+
+        >>> bot = parse_bot_spec("mcts:50:temp=0.5").build(seed=3)
+        >>> bot.iterations, bot.move_temperature
+        (50, 0.5)
+
+        Raises:
+            ConfigError: A spec that names the shipped network, or a bad seed.
+            NetworkError: The network file is unreadable or bad.
+        """
+
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
@@ -733,14 +772,18 @@ def parse_bot_spec(text: str) -> BotSpec:
     """Parses a bot spec: the one parser of the engine, ``splendor.match``, the command
     line and the web server, so a spec means the same everywhere.
 
-    The forms: ``default`` (the package's default AI for the game), ``random``,
+    The forms: ``default`` (the package's default AI for the game), ``level:1`` to
+    ``level:10`` (the AI levels, weakest first, ``level:10`` being the default AI; see
+    :data:`splendor.bots.LEVELS`), ``random``,
     ``greedy``, ``mcts`` (1000 iterations), ``mcts:N`` (N iterations), ``mcts:Ts`` (T
     seconds per move), ``net``, ``net:N``, ``net:Ts`` (the search guided by the network
     shipped for the game), ``net:N@PATH``, ``net:Ts@PATH`` (the network file at PATH);
     a ``net`` budget may be followed by ``:batch=B`` (``net:900:batch=4@PATH``: B leaves,
     between 1 and 256, per forward pass of the network, the ``leaf_batch`` of
-    :class:`MctsBot`).
-    N and B are digits only (1 or more); T is digits with an optional decimal part (``0.5``,
+    :class:`MctsBot`), and an ``mcts`` or ``net`` budget by ``:temp=T`` after any batch
+    (``mcts:100:temp=0.5``, ``net:40:batch=4:temp=1@PATH``: the ``move_temperature``
+    of :class:`MctsBot`, a number > 0 spelled as T).
+    N, B and L are digits only (1 or more); T is digits with an optional decimal part (``0.5``,
     ``2``), more than 0: no sign, exponent, underscore, ``inf`` or ``nan``. Keywords may
     be in any case; spaces around the text and its parts are ignored (``mcts: 500`` is
     ``mcts:500``). Nothing is loaded or checked against a game: a limit on the budget is
@@ -817,6 +860,7 @@ def search(
     leaf_batch: int = 1,
     root_action: Action | int | str | None = None,
     stop: threading.Event | None = None,
+    move_temperature: float = 0.0,
 ) -> SearchResult:
     """Searches ``state`` for the player to move, with the GIL released.
 

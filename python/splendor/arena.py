@@ -1,11 +1,8 @@
 """Bot-versus-bot matches: a progress bar and a results table around ``splendor.match``.
 
 The games themselves run in Rust (:func:`splendor._core.match`) with the GIL
-released, several at a time; this module only parses bot lists, draws the
-progress bar and formats the table.
-
->>> parse_bots("mcts:1000, greedy")
-['mcts:1000', 'greedy']
+released, several at a time; this module only draws the progress bar and formats
+the table (bot lists are read by :func:`splendor.bots.parse_bots`).
 """
 
 from __future__ import annotations
@@ -16,24 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from splendor import _core
-from splendor.errors import ConfigError
-from splendor.nets import match
-
-BotLike = _core.RandomBot | _core.GreedyBot | _core.MctsBot | str
-
-
-def parse_bots(text: str) -> list[str]:
-    """Splits a comma-separated bot list (``"mcts:1000,greedy"``) into specs, each
-    read by :func:`splendor.parse_bot_spec` and written in its one spelling.
-
-    Raises:
-        ConfigError: The list is empty or has an empty entry, or an entry is not a
-            bot spec (the parser's message, which lists the forms).
-    """
-    specs = [part.strip() for part in text.split(",")]
-    if not specs or any(not s for s in specs):
-        raise ConfigError(f"bad bot list {text!r}: expected e.g. 'mcts:1000,greedy'")
-    return [str(_core.parse_bot_spec(s)) for s in specs]
+from splendor.bots import BotLike, match
+from splendor.bots import parse_bots as parse_bots
 
 
 class ProgressBar:
@@ -87,7 +68,7 @@ def run_match(
     turn_cap: int = 100,
     progress: Callable[[int, int], object] | None = None,
 ) -> _core.MatchResult:
-    """Plays a match; see :func:`splendor.nets.match` for the arguments."""
+    """Plays a match; see :func:`splendor.bots.match` for the arguments."""
     return match(
         list(bots),
         variant=variant,

@@ -43,12 +43,9 @@ from typing import TextIO
 import numpy as np
 
 from splendor import _core
+from splendor.bots import match, resolve_bot_spec
 from splendor.errors import ConfigError
-from splendor.nets import (
-    REFERENCE_DIR,
-    match,
-    resolve_bot_spec,
-)
+from splendor.nets import REFERENCE_DIR
 
 #: The searches every ladder starts from.
 REFERENCE_SEARCHES = ("random", "greedy", "mcts:100", "mcts:1000", "mcts:10000")
@@ -216,15 +213,21 @@ def run_ladder(
     threads: int = 1,
     log: TextIO | None = None,
     progress: Callable[[int, int], object] | None = None,
+    pairs: Sequence[tuple[str, str]] | None = None,
 ) -> list[PairResult]:
     """Plays every pair of ``bots`` not yet in ``out/results.jsonl`` (with this
     variant, players and seed), appending each as it finishes; returns the results of
     all pairs. A pair found with fewer games plays the games after those (the same
     match, continued: ``first_game``); one found with more keeps them all.
 
+    ``pairs`` plays only those pairs of ``bots`` instead of all of them (a ladder of
+    many cheap bots, such as the AI levels, placed by their neighbours and a few
+    reference bots; the fit needs the pairs to join every bot).
+
     Raises:
         ConfigError: Bad bots or settings (see :func:`check_bots`), players other than
-            2, or a game count that is not a multiple of the players.
+            2, a game count that is not a multiple of the players, or a pair naming a
+            bot not in ``bots``.
         MatchInterrupted: Ctrl-C; the pairs finished before it are saved.
     """
     if players != 2:
@@ -250,7 +253,14 @@ def run_ladder(
         # starts a line of its own (the torn one is skipped when read).
         with results_path.open("a", encoding="utf-8") as f:
             f.write("\n")
-    pairs = list(combinations(specs, 2))
+    if pairs is None:
+        pairs = list(combinations(specs, 2))
+    else:
+        # Each bot of a pair in its one spelling, as the ladder's bots are.
+        pairs = [(str(_core.parse_bot_spec(a)), str(_core.parse_bot_spec(b))) for a, b in pairs]
+        unknown = sorted({b for pair in pairs for b in pair if b not in specs})
+        if unknown:
+            raise ConfigError(f"a pair names a bot not in the ladder: {', '.join(unknown)}")
     stream = log if log is not None else sys.stderr
     results: list[PairResult] = []
     for k, (a, b) in enumerate(pairs, 1):

@@ -13,25 +13,19 @@ commit) names that reference network for the game being played, so
 ``net:1070@b132d65`` stays the same opponent after newer networks are shipped
 (the strength ladder, :mod:`splendor.ladder`, plays against it).
 
-Every spec is read by the one parser, :func:`splendor.parse_bot_spec`. The spec
-``default`` is the package's default AI for the game: the search guided by the
-shipped network (``net:N``, ``N`` iterations taking at most about the time per move
-of ``mcts:1000``) where one is shipped, else ``mcts:1000``.
+The specs themselves are resolved, and bots built, in :mod:`splendor.bots` (which
+also has the default AI and the AI levels); ``splendor.nets.default_bot_spec``,
+``resolve_bot_spec`` and ``match`` still name those functions there.
 
->>> default_bot_spec("marvel", 4)
-'net:830'
->>> resolve_bot_spec(" MCTS: 1000", "base", 2)
-'mcts:1000'
->>> resolve_bot_spec("net:400@best.safetensors", "base", 2)
-'net:400@best.safetensors'
+>>> shipped_leaf_batch("base", 3)
+1
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from splendor import _core
 from splendor.errors import ConfigError
 
 #: Where the shipped networks live.
@@ -69,11 +63,6 @@ SHIPPED_NET_LEAF_BATCH: dict[tuple[str, int], int] = {
     ("duel", 2): 4,
     ("marvel", 2): 4,
 }
-
-#: The default AI of a game no network is shipped for.
-DEFAULT_SEARCH = "mcts:1000"
-
-BotLike = _core.RandomBot | _core.GreedyBot | _core.MctsBot | str
 
 
 def shipped_network_path(variant: str, players: int) -> Path:
@@ -119,87 +108,14 @@ def shipped_leaf_batch(variant: str, players: int) -> int:
     return SHIPPED_NET_LEAF_BATCH.get((variant, players), 1)
 
 
-def _with_shipped_batch(budget: str, variant: str, players: int) -> str:
-    """``net:BUDGET`` with the shipped ``:batch=B`` where the game's is not 1."""
-    batch = shipped_leaf_batch(variant, players)
-    return f"net:{budget}" if batch == 1 else f"net:{budget}:batch={batch}"
+#: Names that moved to :mod:`splendor.bots` (one home for bots), still read here.
+_MOVED_TO_BOTS = frozenset({"DEFAULT_SEARCH", "default_bot_spec", "match", "resolve_bot_spec"})
 
 
-def default_bot_spec(variant: str, players: int) -> str:
-    """The spec of the default AI for ``variant`` with ``players`` players:
-    ``net:N`` (the shipped network, ``N`` from :data:`SHIPPED_NET_ITERATIONS`, with
-    ``:batch=B`` where :data:`SHIPPED_NET_LEAF_BATCH` gives one) where a network is
-    shipped, else ``mcts:1000``."""
-    if (NETS_DIR / f"{variant}-{players}p.safetensors").is_file():
-        # A shipped file always has its figure (a test checks); 1000 guards a file a
-        # user dropped into the package for a game we do not ship.
-        iterations = SHIPPED_NET_ITERATIONS.get((variant, players), 1000)
-        return _with_shipped_batch(str(iterations), variant, players)
-    return DEFAULT_SEARCH
+def __getattr__(name: str) -> Any:
+    """``splendor.nets.default_bot_spec`` and the other names now in :mod:`splendor.bots`."""
+    if name in _MOVED_TO_BOTS:
+        from splendor import bots
 
-
-def resolve_bot_spec(spec: str, variant: str, players: int) -> str:
-    """``spec``, parsed by :func:`splendor.parse_bot_spec`, in its one spelling, with
-    ``default`` turned into :func:`default_bot_spec` and a path-less ``net`` /
-    ``net:N`` / ``net:Ts`` into ``net:...@<shipped network>`` (``net`` alone: the
-    iterations of :data:`SHIPPED_NET_ITERATIONS`; without ``:batch=B``, the shipped
-    network's own :func:`shipped_leaf_batch`): a spec the engine can build.
-
-    Raises:
-        ConfigError: Not a bot spec (the message lists the forms), or a path-less
-            ``net`` spec and no network shipped for the game.
-    """
-    parsed = _core.parse_bot_spec(spec)
-    if parsed.kind == "default":
-        parsed = _core.parse_bot_spec(default_bot_spec(variant, players))
-    if parsed.kind == "net" and parsed.network is None:
-        path = shipped_network_path(variant, players)
-        if parsed.iterations is None and parsed.time_limit is None:
-            parsed = _core.parse_bot_spec(
-                f"net:{SHIPPED_NET_ITERATIONS.get((variant, players), 1000)}"
-            )
-        if parsed.leaf_batch is None:
-            budget = str(parsed).split(":", 1)[1]
-            parsed = _core.parse_bot_spec(_with_shipped_batch(budget, variant, players))
-        return f"{parsed}@{path}"
-    if parsed.kind == "net" and parsed.network is not None:
-        reference = reference_network_path(parsed.network, variant, players)
-        if reference is not None:
-            return f"{str(parsed).split('@', 1)[0]}@{reference}"
-    return str(parsed)
-
-
-def match(
-    bots: Sequence[BotLike],
-    *,
-    variant: str = "base",
-    players: int = 2,
-    games: int = 100,
-    seed: int = 0,
-    threads: int = 1,
-    turn_cap: int = 100,
-    progress: Callable[[int, int], object] | None = None,
-    first_game: int = 0,
-) -> _core.MatchResult:
-    """:func:`splendor._core.match` with ``net:N`` / ``net:Ts`` specs resolved to
-    the shipped network for ``variant`` and ``players``; same arguments.
-
-    Raises:
-        ConfigError: A bad bot, variant, player count, game or thread count, or
-            a path-less ``net:`` spec with no shipped network.
-        NetworkError: A bad network file, or one for another game.
-        MatchInterrupted: Ctrl-C during the match; its ``result`` holds the games
-            finished so far.
-    """
-    resolved = [resolve_bot_spec(b, variant, players) if isinstance(b, str) else b for b in bots]
-    return _core.match(
-        resolved,
-        variant=variant,
-        players=players,
-        games=games,
-        seed=seed,
-        threads=threads,
-        turn_cap=turn_cap,
-        progress=progress,
-        first_game=first_game,
-    )
+        return getattr(bots, name)
+    raise AttributeError(f"module 'splendor.nets' has no attribute {name!r}")

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import splendor
-from splendor import _core, render
+from splendor import render
+from splendor.bots import Bot, make_bot
 from splendor.errors import SplendorError
-from splendor.nets import resolve_bot_spec
 
 CLEAR = "\x1b[2J\x1b[H"
 BOLD = "\x1b[1m"
@@ -40,8 +40,6 @@ HELP = """commands:
   save FILE    save the game (full state, JSON)
   load FILE    load a saved game
   quit         leave the game"""
-
-Bot = _core.RandomBot | _core.GreedyBot | _core.MctsBot
 
 _CARD_LABEL = re.compile(r"^[1-3]\.[1-5]$")
 _RESERVE_LABEL = re.compile(r"^r([1-3])$", re.IGNORECASE)
@@ -87,34 +85,6 @@ def not_an_action(line: str, variant: str) -> str | None:
         i = m.group(1)
         return f"{line.upper()} names your reserved card {i}: type '{buy} reserved {i}'"
     return None
-
-
-def make_bot(spec: str, seed: int, variant: str = "base", players: int = 2) -> Bot:
-    """A bot from a spec (read by :func:`splendor.parse_bot_spec`, the one parser):
-    ``random``, ``greedy``, ``mcts``, ``mcts:N``, ``mcts:Ts``, ``net:N@PATH``,
-    ``net:Ts@PATH``, ``net`` / ``net:N`` / ``net:Ts`` (the network shipped for
-    ``variant`` and ``players``), each ``net`` budget optionally with ``:batch=B``,
-    or ``default`` (the default AI for the game: the shipped network at most at about
-    the time of ``mcts:1000`` where one is shipped, else ``mcts:1000``; see
-    :func:`splendor.nets.default_bot_spec`).
-
-    Raises:
-        ConfigError: The spec is not one of those, or no network is shipped.
-        NetworkError: A bad network file, or one for another game.
-    """
-    parsed = _core.parse_bot_spec(resolve_bot_spec(spec, variant, players))
-    if parsed.kind == "random":
-        return _core.RandomBot(seed=seed)
-    if parsed.kind == "greedy":
-        return _core.GreedyBot(seed=seed)
-    # mcts or net: resolve_bot_spec left no default and no net without its file.
-    return _core.MctsBot(
-        iterations=parsed.iterations,
-        time_limit=parsed.time_limit,
-        seed=seed,
-        network=parsed.network,
-        leaf_batch=parsed.leaf_batch or 1,
-    )
 
 
 @dataclass

@@ -62,6 +62,7 @@ from typing import Any
 
 from splendor import _core
 from splendor._arguments import typed_errors
+from splendor.bots import resolve_bot_spec
 from splendor.errors import (
     ConfigError,
     GameNotOverError,
@@ -70,7 +71,6 @@ from splendor.errors import (
     InvalidStateError,
     SplendorError,
 )
-from splendor.nets import resolve_bot_spec
 from splendor.reference.rng import SplitMix64
 from splendor.view import from_view
 

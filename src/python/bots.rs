@@ -7,7 +7,7 @@ use super::network::PyNetwork;
 use super::search::{search_config, StateFn};
 use super::state::Seed;
 use super::{errors, interrupt};
-use crate::game::Game;
+use crate::game::{Game, GameError};
 use crate::search::{bots, Bot, BotSpec, ParsedBotSpec, SearchConfig, Selection};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
@@ -189,6 +189,10 @@ quick_bot! {
 ///         256; unused without a network). Above 1 each tree selects that
 ///         many leaves under a virtual loss and evaluates them together:
 ///         more iterations per second, slightly staler selections.
+///     move_temperature: How the move is chosen from the root's visits: 0
+///         plays the most visited action; T > 0 draws an action with
+///         probability proportional to visits ** (1 / T), seeded by the
+///         move's search seed (the AI levels play so).
 ///
 /// Raises:
 ///     ConfigError: A bad argument (the message names it and its range).
@@ -198,6 +202,18 @@ pub(crate) struct PyMctsBot {
     config: SearchConfig,
     /// The network object, kept so that the bot pickles with it.
     network: Option<Py<PyNetwork>>,
+}
+
+impl PyMctsBot {
+    /// A bot searching with `config`, whose network (if any) is `network`'s.
+    fn with_config(config: SearchConfig, network: Option<Py<PyNetwork>>) -> PyResult<Self> {
+        let bot = ok(bots::MctsBot::new(config.clone()))?;
+        Ok(Self {
+            bot: Mutex::new(bot),
+            config,
+            network,
+        })
+    }
 }
 
 struct MctsActFn<'a, 'py> {
@@ -222,10 +238,10 @@ impl StateFn for MctsActFn<'_, '_> {
 #[pymethods]
 impl PyMctsBot {
     #[new]
-    #[pyo3(signature = (*args, **kwargs), text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1)")]
+    #[pyo3(signature = (*args, **kwargs), text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, move_temperature=0.0)")]
     fn new(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        const SIGNATURE: &str = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1)";
-        let [iterations, time_limit, threads, seed, max_nodes, rollout_depth, exploration, prior_temperature, network, leaf_batch] =
+        const SIGNATURE: &str = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, move_temperature=0.0)";
+        let [iterations, time_limit, threads, seed, max_nodes, rollout_depth, exploration, prior_temperature, network, leaf_batch, move_temperature] =
             args::bind(
                 "MctsBot",
                 SIGNATURE,
@@ -240,11 +256,12 @@ impl PyMctsBot {
                     Param::Optional("prior_temperature"),
                     Param::Optional("network"),
                     Param::Optional("leaf_batch"),
+                    Param::Optional("move_temperature"),
                 ],
                 args,
                 kwargs,
             )?;
-        let [iterations, time_limit, threads, max_nodes, rollout_depth, exploration, prior_temperature, leaf_batch] =
+        let [iterations, time_limit, threads, max_nodes, rollout_depth, exploration, prior_temperature, leaf_batch, move_temperature] =
             [
                 iterations,
                 time_limit,
@@ -254,6 +271,7 @@ impl PyMctsBot {
                 exploration,
                 prior_temperature,
                 leaf_batch,
+                move_temperature,
             ]
             .map(Arg);
         let seed = seed_or_zero(seed)?;
@@ -273,13 +291,9 @@ impl PyMctsBot {
             &prior_temperature,
             network.as_ref().map(|n| n.as_any()),
             &leaf_batch,
+            &move_temperature,
         )?;
-        let bot = ok(bots::MctsBot::new(config.clone()))?;
-        Ok(Self {
-            bot: Mutex::new(bot),
-            config,
-            network: network.map(Bound::unbind),
-        })
+        Self::with_config(config, network.map(Bound::unbind))
     }
 
     /// Searches `state` (any variant) and returns the chosen action.
@@ -330,6 +344,12 @@ impl PyMctsBot {
         self.config.leaf_batch
     }
 
+    /// The temperature of the move's choice (0: the most visited action).
+    #[getter]
+    fn move_temperature(&self) -> f64 {
+        self.config.move_temperature
+    }
+
     /// SHA-256 of the network file, or None for the rollout search.
     #[getter]
     fn network_sha256(&self) -> Option<String> {
@@ -357,6 +377,7 @@ impl PyMctsBot {
             prior,
             me.network.as_ref().map(|n| n.clone_ref(slf.py())),
             c.leaf_batch,
+            c.move_temperature,
         );
         (slf.get_type(), settings, stream).into_pyobject(slf.py())
     }
@@ -381,6 +402,9 @@ impl PyMctsBot {
         // Shown when not the default, as the network is.
         if c.leaf_batch != 1 {
             network += &format!(", leaf_batch={}", c.leaf_batch);
+        }
+        if c.move_temperature != 0.0 {
+            network += &format!(", move_temperature={}", c.move_temperature);
         }
         format!(
             "MctsBot(iterations={}, time_limit={}, threads={}, seed={}, max_nodes={}, rollout_depth={}, exploration={}, prior_temperature={}{network})",
@@ -458,7 +482,8 @@ impl PyBotSpec {
         Self::parse(&required(text))
     }
 
-    /// What the spec names: "default", "random", "greedy", "mcts" or "net".
+    /// What the spec names: "default", "level", "random", "greedy", "mcts"
+    /// or "net".
     #[getter]
     fn kind(&self) -> &'static str {
         self.spec.kind.as_str()
@@ -491,6 +516,91 @@ impl PyBotSpec {
         self.spec.leaf_batch
     }
 
+    /// T of `...:temp=T` (the move temperature of `MctsBot`); None when the
+    /// spec gives none (the most visited move).
+    #[getter]
+    fn move_temperature(&self) -> Option<f64> {
+        self.spec.move_temperature
+    }
+
+    /// L of `level:L` (1 to 10); None for the other kinds.
+    #[getter]
+    fn level(&self) -> Option<u8> {
+        self.spec.level
+    }
+
+    /// A fresh bot of what the spec names, seeded with `seed`: a
+    /// `RandomBot`, `GreedyBot` or `MctsBot` (a `net` spec's network file
+    /// is read now).
+    ///
+    /// Only a spec the engine can build: `default`, `level:L` and a `net`
+    /// spec without its file name the network shipped for a game, which the
+    /// Python package finds (`splendor.make_bot` resolves, then builds).
+    ///
+    /// Raises:
+    ///     ConfigError: A spec that names the shipped network, or a bad seed.
+    ///     NetworkError: The network file is unreadable or bad.
+    #[pyo3(signature = (*args, **kwargs), text_signature = "($self, seed=0)")]
+    fn build(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        let [seed] = args::bind(
+            "BotSpec.build",
+            "(seed=0)",
+            [Param::Optional("seed")],
+            args,
+            kwargs,
+        )?;
+        let seed = seed_or_zero(seed)?.0;
+        // The network is read once, as the Network object the bot pickles with.
+        let mut network: Option<Py<PyNetwork>> = None;
+        let mut load_error: Option<PyErr> = None;
+        let text = self.spec.to_string();
+        let spec = BotSpec::from_parsed_with(&self.spec, &text, |path| {
+            match PyNetwork::object(PyString::new(py, path).as_any()) {
+                Ok(obj) => {
+                    let net = obj.get().net.clone();
+                    network = Some(obj.unbind());
+                    Ok(net)
+                }
+                Err(e) => {
+                    let message = e.to_string();
+                    load_error = Some(e);
+                    Err(GameError::Config(message))
+                }
+            }
+        });
+        if let Some(e) = load_error {
+            return Err(e);
+        }
+        Ok(match ok(spec)? {
+            BotSpec::Random => Py::new(
+                py,
+                PyRandomBot {
+                    bot: Mutex::new(QuickBot::RandomBot(bots::RandomBot::new(seed))),
+                    seed,
+                },
+            )?
+            .into_any(),
+            BotSpec::Greedy => Py::new(
+                py,
+                PyGreedyBot {
+                    bot: Mutex::new(QuickBot::GreedyBot(bots::GreedyBot::new(seed))),
+                    seed,
+                },
+            )?
+            .into_any(),
+            BotSpec::Mcts(config) => Py::new(
+                py,
+                PyMctsBot::with_config(SearchConfig { seed, ..config }, network)?,
+            )?
+            .into_any(),
+        })
+    }
+
     fn __str__(&self) -> String {
         self.spec.to_string()
     }
@@ -517,14 +627,18 @@ impl PyBotSpec {
 /// Parses a bot spec: the one parser of the engine, `splendor.match`, the
 /// command line and the web server, so a spec means the same everywhere.
 ///
-/// The forms: `default` (the package's default AI for the game), `random`,
+/// The forms: `default` (the package's default AI for the game), `level:L`,
+/// `random`,
 /// `greedy`, `mcts` (1000 iterations), `mcts:N` (N iterations), `mcts:Ts`
 /// (T seconds per move), `net`, `net:N`, `net:Ts` (the search guided by the
 /// network shipped for the game), `net:N@PATH`, `net:Ts@PATH` (the network
 /// file at PATH); a `net` budget may be followed by `:batch=B`
 /// (`net:900:batch=4@PATH`: B leaves, between 1 and 256, per forward pass of the
-/// network, the `leaf_batch` of `MctsBot`). N and B are digits only (1 or
-/// more); T is digits with an optional
+/// network, the `leaf_batch` of `MctsBot`), and an `mcts` or `net` budget by
+/// `:temp=T` after any batch (`mcts:100:temp=0.5`: the `move_temperature` of
+/// `MctsBot`, a number > 0 spelled as T). `level:1` to `level:10` are the AI
+/// levels, weakest first (`level:10` is the default AI). N, B and L are digits
+/// only (1 or more); T is digits with an optional
 /// decimal part (`0.5`, `2`), more than 0: no sign, exponent, underscore,
 /// `inf` or `nan`. Keywords may be in any case; spaces around the text and
 /// its parts are ignored (`mcts: 500` is `mcts:500`). Nothing is loaded or

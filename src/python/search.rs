@@ -108,6 +108,7 @@ pub(super) fn search_config(
     prior_temperature: &Arg<'_>,
     network: Option<&Bound<'_, PyAny>>,
     leaf_batch: &Arg<'_>,
+    move_temperature: &Arg<'_>,
 ) -> PyResult<SearchConfig> {
     let network = network
         .filter(|n| !n.is_none())
@@ -137,6 +138,7 @@ pub(super) fn search_config(
         },
         network,
         leaf_batch: leaf_batch.int_or("leaf_batch", 1, 1, MAX_LEAF_BATCH as i128)? as usize,
+        move_temperature: move_temperature.number_or("move_temperature", 0.0)?,
         ..defaults
     };
     ok(cfg.validate())?;
@@ -372,9 +374,9 @@ impl StateFn for SearchFn<'_, '_> {
 ///     InvalidStateError: `state` is not a state of this engine.
 ///     KeyboardInterrupt: Ctrl-C during the search.
 #[pyfunction]
-#[pyo3(signature = (state, *, iterations=Arg(None), time_limit=Arg(None), threads=Arg(None), seed=Seed(0), max_nodes=Arg(None), rollout_depth=Arg(None), exploration=Arg(None), prior_temperature=Arg(None), network=None, leaf_batch=Arg(None), root_action=None, stop=None))]
+#[pyo3(signature = (state, *, iterations=Arg(None), time_limit=Arg(None), threads=Arg(None), seed=Seed(0), max_nodes=Arg(None), rollout_depth=Arg(None), exploration=Arg(None), prior_temperature=Arg(None), network=None, leaf_batch=Arg(None), root_action=None, stop=None, move_temperature=Arg(None)))]
 #[pyo3(
-    text_signature = "(state, *, iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, root_action=None, stop=None)"
+    text_signature = "(state, *, iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, root_action=None, stop=None, move_temperature=0.0)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn search(
@@ -392,6 +394,7 @@ fn search(
     leaf_batch: Arg<'_>,
     root_action: Option<&Bound<'_, PyAny>>,
     stop: Option<&Bound<'_, PyAny>>,
+    move_temperature: Arg<'_>,
 ) -> PyResult<PySearchResult> {
     let stop = stop.filter(|s| !s.is_none());
     if let Some(s) = stop {
@@ -413,6 +416,7 @@ fn search(
         &prior_temperature,
         network,
         &leaf_batch,
+        &move_temperature,
     )?;
     super::with_state(
         state,

@@ -8,6 +8,8 @@
 //! - [`arena`]: many seeded games between bots with seat rotation and paired
 //!   deals, in parallel, with win rates and confidence intervals.
 //! - [`stats`]: the Wilson score interval.
+//! - `choice`: the move from the root's visits (the most visited, or drawn
+//!   at a temperature).
 //! - [`noise`]: Dirichlet noise for the root prior (self-play exploration).
 //!
 //! With [`SearchConfig::network`] set, the tree policy is AlphaZero's PUCT
@@ -24,6 +26,7 @@
 
 pub mod arena;
 pub mod bots;
+mod choice;
 pub mod mcts;
 pub mod noise;
 pub mod spec;
@@ -35,5 +38,5 @@ pub use mcts::{
     search, search_cancellable, CutEval, RolloutPolicy, SearchConfig, SearchResult, Selection,
 };
 pub use noise::RootNoise;
-pub use spec::{BotKind, BotSpec, ParsedBotSpec, SPEC_FORMS};
+pub use spec::{BotKind, BotSpec, ParsedBotSpec, LEVELS, SPEC_FORMS};
 pub use stats::wilson_interval;

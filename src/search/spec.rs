@@ -8,13 +8,17 @@
 //! of its parts are ignored, so `mcts: 500` is `mcts:500`):
 //!
 //! ```text
-//! spec   = "default" | "random" | "greedy" | "mcts" [":" budget]
-//!        | "net" [":" budget [":" "batch" "=" B] ["@" PATH]]
+//! spec   = "default" | "random" | "greedy" | "level" ":" L
+//!        | "mcts" [":" budget [":" "temp" "=" T]]
+//!        | "net" [":" budget [":" "batch" "=" B] [":" "temp" "=" T] ["@" PATH]]
 //! budget = N | T "s"
 //! N      = ASCII digits, a whole number between 1 and 2**64 - 1 (iterations)
-//! T      = ASCII digits ["." ASCII digits], a finite number > 0 (seconds)
+//! T      = ASCII digits ["." ASCII digits], a finite number > 0 (seconds; after
+//!          `temp=`, the move temperature: `SearchConfig::move_temperature`)
 //! B      = ASCII digits, a whole number between 1 and MAX_LEAF_BATCH (leaves per
 //!          forward pass of the network: `SearchConfig::leaf_batch`)
+//! L      = ASCII digits, a whole number between 1 and LEVELS (an AI level,
+//!          resolved by the Python package like `default`)
 //! ```
 //!
 //! No sign, exponent, underscore, `inf` or `nan`: one spelling per value.
@@ -27,11 +31,16 @@ use std::fmt;
 use std::sync::Arc;
 
 /// The accepted forms, in the words of every error about a bad spec.
-pub const SPEC_FORMS: &str = "default, random, greedy, mcts, mcts:N, mcts:Ts, net, net:N, \
-    net:Ts, net:N@PATH or net:Ts@PATH, a net budget optionally followed by :batch=B \
-    (net:N:batch=4@PATH) (N: iterations, a whole number >= 1 in digits; \
-    T: seconds, a number > 0 in digits such as 0.5 or 2; B: leaves per network \
-    evaluation, a whole number between 1 and 256)";
+pub const SPEC_FORMS: &str = "default, level:1 to level:10, random, greedy, mcts, mcts:N, \
+    mcts:Ts, net, net:N, net:Ts, net:N@PATH or net:Ts@PATH, a net budget optionally \
+    followed by :batch=B (net:N:batch=4@PATH), an mcts or net budget optionally followed \
+    by :temp=T (mcts:100:temp=0.5, net:N:batch=4:temp=1@PATH) (N: iterations, a whole \
+    number >= 1 in digits; T: seconds, or after temp= the move temperature, a number > 0 \
+    in digits such as 0.5 or 2; B: leaves per network evaluation, a whole number between \
+    1 and 256)";
+
+/// The AI levels, `level:1` (the weakest) to `level:LEVELS` (the default AI).
+pub const LEVELS: u8 = 10;
 
 /// The error for a spec outside the grammar: the one message, everywhere.
 fn unknown(text: &str) -> GameError {
@@ -53,6 +62,10 @@ pub enum BotKind {
     /// [`MctsBot`] guided by a network: the file at `network`, or without one
     /// the network the package ships for the game.
     Net,
+    /// An AI level (`level:L`): a smaller search choosing its move at a
+    /// temperature, resolved by the Python package (like `default`, it names
+    /// the network shipped for the game).
+    Level,
 }
 
 impl BotKind {
@@ -64,6 +77,7 @@ impl BotKind {
             BotKind::Greedy => "greedy",
             BotKind::Mcts => "mcts",
             BotKind::Net => "net",
+            BotKind::Level => "level",
         }
     }
 }
@@ -86,6 +100,11 @@ pub struct ParsedBotSpec {
     /// network ([`SearchConfig::leaf_batch`]); None when the spec gives none
     /// (the engine then uses 1, the Python package the shipped network's own).
     pub leaf_batch: Option<usize>,
+    /// `T` of `...:temp=T`: the move temperature
+    /// ([`SearchConfig::move_temperature`]); None: the most visited move.
+    pub move_temperature: Option<f64>,
+    /// `L` of `level:L`, between 1 and [`LEVELS`].
+    pub level: Option<u8>,
 }
 
 /// `N`: ASCII digits only, between 1 and `u64::MAX`.
@@ -96,13 +115,9 @@ fn iterations(text: &str) -> Option<u64> {
     text.parse().ok().filter(|&n| n >= 1)
 }
 
-/// `batch=B` after a net budget: B digits only, between 1 and [`MAX_LEAF_BATCH`].
-fn leaf_batch(option: &str) -> Option<usize> {
-    let (key, value) = option.split_once('=')?;
-    if !key.trim().eq_ignore_ascii_case("batch") {
-        return None;
-    }
-    let b = iterations(value.trim())?;
+/// `B` of `batch=B` after a net budget: digits only, between 1 and [`MAX_LEAF_BATCH`].
+fn leaf_batch(value: &str) -> Option<usize> {
+    let b = iterations(value)?;
     (b <= MAX_LEAF_BATCH as u64).then_some(b as usize)
 }
 
@@ -127,39 +142,62 @@ impl ParsedBotSpec {
             Some((head, path)) => (head, Some(path.trim())),
             None => (text, None),
         };
-        let (word, budget) = match head.split_once(':') {
-            Some((word, budget)) => (word.trim(), Some(budget.trim())),
-            None => (head.trim(), None),
-        };
-        let (budget, option) = match budget.map(|b| b.split_once(':')) {
-            Some(Some((budget, option))) => (Some(budget.trim()), Some(option)),
-            Some(None) => (budget, None),
-            None => (None, None),
-        };
+        let mut parts = head.split(':');
+        let word = parts.next().unwrap_or_default().trim();
+        let budget = parts.next().map(str::trim);
+        let options: Vec<&str> = parts.collect();
         let kind = [
             BotKind::Default,
             BotKind::Random,
             BotKind::Greedy,
             BotKind::Mcts,
             BotKind::Net,
+            BotKind::Level,
         ]
         .into_iter()
         .find(|k| word.eq_ignore_ascii_case(k.as_str()))
         .ok_or_else(|| unknown(text))?;
-        let searches = matches!(kind, BotKind::Mcts | BotKind::Net);
         let mut spec = ParsedBotSpec {
             kind,
             iterations: None,
             time_limit: None,
             network: None,
             leaf_batch: None,
+            move_temperature: None,
+            level: None,
         };
-        if let Some(option) = option {
-            // A batch goes with a network search: net:N:batch=B.
-            if kind != BotKind::Net {
+        if kind == BotKind::Level {
+            // level:L and nothing else.
+            let level = budget
+                .and_then(iterations)
+                .filter(|&l| l <= u64::from(LEVELS));
+            if !options.is_empty() || network.is_some() {
                 return Err(unknown(text));
             }
-            spec.leaf_batch = Some(leaf_batch(option).ok_or_else(|| unknown(text))?);
+            spec.level = Some(level.ok_or_else(|| unknown(text))? as u8);
+            return Ok(spec);
+        }
+        let searches = matches!(kind, BotKind::Mcts | BotKind::Net);
+        for option in options {
+            // Options follow a search's budget, batch (net only) before temp,
+            // each once: one spelling per spec.
+            let (key, value) = option.split_once('=').ok_or_else(|| unknown(text))?;
+            let key = key.trim();
+            let value = value.trim();
+            if key.eq_ignore_ascii_case("batch")
+                && kind == BotKind::Net
+                && spec.leaf_batch.is_none()
+                && spec.move_temperature.is_none()
+            {
+                spec.leaf_batch = Some(leaf_batch(value).ok_or_else(|| unknown(text))?);
+            } else if key.eq_ignore_ascii_case("temp")
+                && searches
+                && spec.move_temperature.is_none()
+            {
+                spec.move_temperature = Some(seconds(value).ok_or_else(|| unknown(text))?);
+            } else {
+                return Err(unknown(text));
+            }
         }
         if let Some(budget) = budget {
             if !searches {
@@ -185,6 +223,9 @@ impl fmt::Display for ParsedBotSpec {
     /// The spec in its one spelling: it parses back to the same value.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.kind.as_str())?;
+        if let Some(level) = self.level {
+            write!(f, ":{level}")?;
+        }
         if let Some(n) = self.iterations {
             write!(f, ":{n}")?;
         }
@@ -194,6 +235,9 @@ impl fmt::Display for ParsedBotSpec {
         }
         if let Some(b) = self.leaf_batch {
             write!(f, ":batch={b}")?;
+        }
+        if let Some(t) = self.move_temperature {
+            write!(f, ":temp={t}")?;
         }
         match &self.network {
             Some(path) => write!(f, "@{path}"),
@@ -231,11 +275,29 @@ impl BotSpec {
 
     /// What `spec` (parsed from `text`, named in errors) names.
     pub fn from_parsed(spec: &ParsedBotSpec, text: &str) -> Result<Self, GameError> {
+        Self::from_parsed_with(spec, text, |path| Ok(Arc::new(Network::load(path)?)))
+    }
+
+    /// [`BotSpec::from_parsed`] with the network file at a path read by
+    /// `load` (the Python bindings keep the file's bytes, so that a bot
+    /// pickles with its network).
+    pub fn from_parsed_with(
+        spec: &ParsedBotSpec,
+        text: &str,
+        load: impl FnOnce(&str) -> Result<Arc<Network>, GameError>,
+    ) -> Result<Self, GameError> {
         let mut cfg = SearchConfig::default();
         match spec.kind {
             BotKind::Random => return Ok(BotSpec::Random),
             BotKind::Greedy => return Ok(BotSpec::Greedy),
             BotKind::Mcts => {}
+            BotKind::Level => {
+                return Err(GameError::Config(format!(
+                    "bot `{text}` is an AI level, which names the network shipped for the \
+                     game: the engine cannot find it (splendor.match, splendor.make_bot and \
+                     the command line resolve levels)"
+                )));
+            }
             BotKind::Default | BotKind::Net => {
                 let Some(path) = spec.network.as_deref() else {
                     return Err(GameError::Config(format!(
@@ -244,7 +306,7 @@ impl BotSpec {
                          net:Ts@PATH (splendor.match and the command line find the shipped one)"
                     )));
                 };
-                cfg.network = Some(Arc::new(Network::load(path)?));
+                cfg.network = Some(load(path)?);
             }
         }
         if let Some(n) = spec.iterations {
@@ -256,6 +318,9 @@ impl BotSpec {
         }
         if let Some(b) = spec.leaf_batch {
             cfg.leaf_batch = b;
+        }
+        if let Some(t) = spec.move_temperature {
+            cfg.move_temperature = t;
         }
         cfg.validate()?;
         Ok(BotSpec::Mcts(cfg))
@@ -288,6 +353,9 @@ impl fmt::Display for BotSpec {
                 }
                 if c.network.is_some() && c.leaf_batch != 1 {
                     write!(f, ":batch={}", c.leaf_batch)?;
+                }
+                if c.move_temperature > 0.0 {
+                    write!(f, ":temp={}", c.move_temperature)?;
                 }
                 // The file's hash tells two networks apart in a table.
                 match &c.network {
@@ -413,6 +481,44 @@ mod tests {
             assert_eq!(parsed(&p.to_string()), p, "{text}");
         }
         assert_eq!(parsed("net:900").leaf_batch, None);
+        for (text, kind, t, b, canonical) in [
+            (
+                "mcts:100: TEMP = 0.5",
+                BotKind::Mcts,
+                0.5,
+                None,
+                "mcts:100:temp=0.5",
+            ),
+            (
+                "net:0.2s:batch=4:temp=2",
+                BotKind::Net,
+                2.0,
+                Some(4),
+                "net:0.2s:batch=4:temp=2",
+            ),
+            (
+                "net:30:temp=1.25",
+                BotKind::Net,
+                1.25,
+                None,
+                "net:30:temp=1.25",
+            ),
+        ] {
+            let p = parsed(text);
+            assert_eq!(
+                (p.kind, p.move_temperature, p.leaf_batch),
+                (kind, Some(t), b),
+                "{text}"
+            );
+            assert_eq!(p.to_string(), canonical, "{text}");
+            assert_eq!(parsed(&p.to_string()), p, "{text}");
+        }
+        for level in 1..=LEVELS {
+            let p = parsed(&format!(" Level: {level} "));
+            assert_eq!((p.kind, p.level), (BotKind::Level, Some(level)));
+            assert_eq!(p.to_string(), format!("level:{level}"));
+            assert_eq!(p.iterations, None);
+        }
     }
 
     #[test]
@@ -462,6 +568,23 @@ mod tests {
             "net:50,size=4",
             "mcts:50:batch=4",
             "greedy:1:batch=4",
+            "level",
+            "level:0",
+            "level:11",
+            "level:1.5",
+            "level:01x",
+            "level:3:temp=1",
+            "level:3@x.safetensors",
+            "level:3s",
+            "mcts:100:temp=0",
+            "mcts:100:temp=-1",
+            "mcts:100:temp=inf",
+            "mcts:100:temp=1:temp=1",
+            "mcts:100:temp",
+            "mcts:temp=1",
+            "net:50:temp=1:batch=4",
+            "greedy:temp=1",
+            "random:1:temp=1",
         ] {
             let m = refused(bad);
             assert_eq!(m, format!("unknown bot `{bad}`: expected {SPEC_FORMS}"));
@@ -487,6 +610,15 @@ mod tests {
                 other => panic!("{shipped}: {other:?}"),
             }
         }
+        match BotSpec::parse("level:3") {
+            Err(GameError::Config(m)) => assert!(m.contains("is an AI level"), "{m}"),
+            other => panic!("level:3: {other:?}"),
+        }
+        // A temperature reaches the search's settings, and its name.
+        let spec = BotSpec::parse("mcts:40:temp=0.5").unwrap();
+        let BotSpec::Mcts(cfg) = &spec else { panic!() };
+        assert_eq!((cfg.iterations, cfg.move_temperature), (40, 0.5));
+        assert_eq!(spec.to_string(), "mcts:40:temp=0.5");
         // A batch reaches the search's settings.
         let net = concat!(
             env!("CARGO_MANIFEST_DIR"),

@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(
             f"splendor ladder needs the ladder extra: pip install 'splendor[ladder]' ({exc})"
         ) from None
-    from splendor.arena import parse_bots
+    from splendor.bots import parse_bots
 
     if args.players != 2:
         raise ConfigError(f"the ladder compares bots in pairs: 2 players only, got {args.players}")

@@ -12,7 +12,8 @@ from splendor.errors import MatchInterrupted
 
 
 def run(args: argparse.Namespace) -> int:
-    from splendor.arena import ProgressBar, format_table, parse_bots, run_match
+    from splendor.arena import ProgressBar, format_table, run_match
+    from splendor.bots import parse_bots
     from splendor.distributed import cli as ray_cli
 
     bots = parse_bots(args.bots)

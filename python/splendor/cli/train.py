@@ -134,7 +134,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
     """The training settings the command line asks for."""
-    from splendor.arena import parse_bots
+    from splendor.bots import parse_bots
     from splendor.train.loop import TrainConfig, data_dirs, parse_hidden
 
     return TrainConfig(

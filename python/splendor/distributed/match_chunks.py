@@ -18,10 +18,10 @@ from typing import Any
 
 import splendor
 from splendor import _core
+from splendor.bots import match as local_match
 from splendor.distributed import cluster
 from splendor.distributed.store import RunFolder, append_lines, atomic_write, read_lines
 from splendor.errors import ConfigError
-from splendor.nets import match as local_match
 
 #: Games per chunk (one Ray task) unless told; see docs/distributed.md for the
 #: measurements behind it.
@@ -187,7 +187,7 @@ def check_bots(bots: Sequence[str], variant: str, players: int) -> list[str]:
         ConfigError: Not a list of specs, an unknown spec, variant or player count.
         NetworkError: A bad network file, or one for another game.
     """
-    from splendor.play import make_bot
+    from splendor.bots import make_bot
 
     if isinstance(bots, str) or not isinstance(bots, Sequence):
         raise ConfigError(
@@ -226,7 +226,7 @@ def check_networks(specs: Sequence[str], variant: str, players: int) -> dict[str
     Raises:
         NetworkError: A bad network file, or one for another game.
     """
-    from splendor.nets import resolve_bot_spec
+    from splendor.bots import resolve_bot_spec
 
     out = {}
     opening = _core.new_game(variant, players=players)

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import splendor
+from splendor.bots import make_bot, resolve_bot_spec
 from splendor.errors import ConfigError
 from splendor.nets import SHIPPED_NET_ITERATIONS, shipped_leaf_batch, shipped_network_path
-from splendor.play import make_bot
 from splendor.render import board_of
 from splendor.render.describe import describe
 from splendor.web.models import Considered, HintResponse, LineStep, MoveResponse, TopMove
@@ -115,7 +115,12 @@ def plan_move(
         )
     if spec.iterations is not None or spec.time_limit is not None:
         iterations, time_limit = spec.iterations, spec.time_limit
-    if spec.kind in ("mcts", "net", "default"):
+    if spec.kind == "level":
+        # A level is its own search (splendor.bots.LEVELS), with no budget but its own.
+        if game is not None:
+            resolve_bot_spec(str(spec), *game)  # ConfigError when it cannot be built
+        plan = Plan(str(spec), iterations, time_limit)
+    elif spec.kind in ("mcts", "net", "default"):
         if spec.kind == "net" and game is not None:
             shipped_network_path(*game)  # ConfigError when none is shipped
         plan = Plan(
@@ -237,7 +242,7 @@ def choose(state: Any, plan: Plan, seed: int, *, explain: bool = False) -> MoveR
             for a in ranked[:HINT_TOP]
         ]
         return HintResponse(**answer.model_dump(), top=top)
-    action = make_bot(plan.spec, seed).act(state)
+    action = make_bot(plan.spec, seed, state.variant, state.num_players).act(state)
     kind_of = HintResponse if explain else MoveResponse
     return kind_of(
         action_id=int(action),

@@ -475,10 +475,20 @@ class VariantInfo(BaseModel):
     verbs: Verbs
 
 
+class LevelInfo(BaseModel):
+    """An AI level as the new-table form offers it (`splendor.bots.LEVELS`)."""
+
+    spec: str = Field(description="The bot spec, `level:1` ... `level:10`")
+    name: str = Field(description="Its name for players: Beginner ... Strongest")
+
+
 class ServerInfo(BaseModel):
     api: Literal["v1"] = "v1"
     version: str
     variants: list[VariantInfo]
+    levels: list[LevelInfo] = Field(
+        default_factory=list, description="The AI levels, weakest first (any game, any seats)"
+    )
     limits: Limits
 
 

@@ -135,6 +135,12 @@ pub struct SearchConfig {
     /// that of a move the search prefers. A game review uses it for a move
     /// played that the full search hardly visited. `None`: every legal action.
     pub root_action: Option<Action>,
+    /// How the move is chosen from the root's visits: 0 plays the most
+    /// visited action; a temperature `T > 0` draws an action with probability
+    /// proportional to `visits ^ (1 / T)`, from a stream seeded by `seed`
+    /// (`choice.rs`): 1 in proportion to the visits, above 1 flatter. Only
+    /// actions the search visited can be drawn. The AI levels play with it.
+    pub move_temperature: f64,
 }
 
 /// Largest [`SearchConfig::leaf_batch`].
@@ -157,6 +163,7 @@ impl Default for SearchConfig {
             root_noise: None,
             leaf_batch: 1,
             root_action: None,
+            move_temperature: 0.0,
         }
     }
 }
@@ -216,6 +223,12 @@ impl SearchConfig {
                 );
             }
         }
+        if !self.move_temperature.is_finite() || self.move_temperature < 0.0 {
+            return bad(format!(
+                "move_temperature must be a finite number >= 0, got {}",
+                self.move_temperature
+            ));
+        }
         if self.leaf_batch == 0 || self.leaf_batch > MAX_LEAF_BATCH {
             return bad(range_message(
                 "leaf_batch",
@@ -261,7 +274,8 @@ pub struct ActionStats {
 /// What a search found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult {
-    /// The most visited action (ties: higher mean value, then lower id).
+    /// The most visited action (ties: higher mean value, then lower id), or
+    /// with [`SearchConfig::move_temperature`] the action drawn by visits.
     pub action: Action,
     /// Root statistics, ascending by action id.
     pub stats: Vec<ActionStats>,

@@ -5,6 +5,7 @@ use super::*;
 use crate::cancel::{Cancel, NEVER};
 use crate::game::{Action, ActionList, Game, GameError, Player};
 use crate::rng::SplitMix64;
+use crate::search::choice::draw_by_visits;
 use std::time::Instant;
 
 /// Derives thread `t`'s seed from the base seed (independent streams).
@@ -180,7 +181,12 @@ pub fn search_cancellable<G: Game>(
         }
         outcomes
     });
-    merge(state, outcomes)
+    let mut result = merge(state, outcomes)?;
+    if cfg.move_temperature > 0.0 {
+        result.action =
+            draw_by_visits(&result.stats, cfg.move_temperature, cfg.seed, result.action);
+    }
+    Ok(result)
 }
 
 pub(super) fn merge<G: Game>(

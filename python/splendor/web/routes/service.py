@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 import splendor
+from splendor.bots import LEVELS
 from splendor.errors import ConfigError, InvalidStateError
 from splendor.web import models as m
 from splendor.web.access import Client, ServerDep
@@ -48,6 +49,7 @@ async def info(request: Request) -> m.ServerInfo:
             )
             for v in splendor.variant_info().values()
         ],
+        levels=[m.LevelInfo(spec=level.spec, name=level.name) for level in LEVELS],
         limits=m.Limits(**limits.__dict__),
     )
 

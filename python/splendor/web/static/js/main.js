@@ -18,7 +18,7 @@ import { say, setConn } from "./panels.js";
 import { cancel, onPick } from "./picks.js";
 import { resetReview, startReview } from "./review.js";
 import { join, playAgain, reinvite } from "./seats.js";
-import { drawLinks, fillPlayers, fillSeats, fillVariants, load, newTable } from "./setup.js";
+import { drawLinks, fillLevels, fillPlayers, fillSeats, fillVariants, load, newTable } from "./setup.js";
 import { $, state } from "./state.js";
 
 function parseHash() {
@@ -111,6 +111,7 @@ async function loadVariants() {
   try {
     const info = await call("GET", "");
     state.variants = new Map(info.variants.map((v) => [v.name, v]));
+    fillLevels(info.levels || []);
   } catch (error) {
     $("start-message").textContent = `The server's games cannot be read: ${error.message}`;
     $("start-message").className = "error";

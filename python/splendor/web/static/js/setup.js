@@ -19,6 +19,27 @@ export function fillVariants() {
   fillPlayers();
 }
 
+// The AI levels by name (Beginner ... Strongest), as the server lists them, first in the
+// strength menu; the strongest is the default AI. The searches by budget stay below them.
+export function fillLevels(levels) {
+  const select = $("strength");
+  const group = document.createElement("optgroup");
+  group.label = "levels";
+  for (const level of levels) {
+    const number = level.spec.split(":")[1];
+    const option = new Option(`${level.name} (level ${number})`, level.spec);
+    group.append(option);
+  }
+  if (!levels.length) return;
+  select.prepend(group);
+  // The default AI is level 10: one entry for it, under its level's name, selected.
+  const strongest = group.lastElementChild;
+  const fallback = select.querySelector('option[value="default"]');
+  if (fallback) fallback.remove();
+  strongest.value = "default";
+  strongest.selected = true;
+}
+
 export function fillPlayers() {
   const variant = state.variants.get($("variant").value);
   const select = $("players");
