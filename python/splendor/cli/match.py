@@ -72,7 +72,8 @@ def add(sub: Any) -> None:
         default="mcts:1000,greedy",
         help="comma-separated: random, greedy, mcts, mcts:N (iterations), mcts:Ts (seconds), "
         "net:N / net:Ts (the shipped network), net:N@PATH / net:Ts@PATH (a network file); "
-        "a net budget may add :batch=B (leaves per network evaluation): net:900:batch=4",
+        "a net budget may add :batch=B (leaves per network evaluation): net:900:batch=4; "
+        "the AI levels level:1 (Beginner) to level:10 (Strongest, the default)",
     )
     p.add_argument(
         "--threads", type=int_in(1, 1024), default=None, help="games played at once (default 1)"

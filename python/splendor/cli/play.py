@@ -37,7 +37,8 @@ def add(sub: Any) -> None:
         default="default",
         help="default (the shipped network's search where there is one, else mcts:1000), "
         "random, greedy, mcts, mcts:N, mcts:Ts, net:N, net:Ts, net:N@PATH or net:Ts@PATH "
-        "(a net budget may add :batch=B: net:900:batch=4)",
+        "(a net budget may add :batch=B: net:900:batch=4), or an AI level, level:1 (Beginner)"
+        " to level:10 (Strongest, the default)",
     )
     p.add_argument("--seat", type=int_in(0, 3), default=0, help="your seat (0 plays first)")
     p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
