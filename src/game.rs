@@ -165,6 +165,27 @@ pub fn nth_set_bit(bits: u64, choose: impl FnOnce(u32) -> u32) -> u32 {
     8 * byte + u32::from(SELECT_IN_BYTE[usize::from(within)][usize::from(r)])
 }
 
+/// A uniformly random action of `list` (None when it is empty): one `below`
+/// draw, the sequence every random playout and its Python mirror rely on.
+#[inline]
+pub fn random_of_list(list: &ActionList, rng: &mut SplitMix64) -> Option<Action> {
+    let n = list.len() as u64;
+    (n > 0).then(|| list.as_slice()[rng.below(n) as usize])
+}
+
+/// A uniformly random action of a main-phase mask whose ids ascend as the
+/// listed actions do, or `pass` when the mask is empty (the list is `pass`
+/// alone): the same single draw, and so the same action, as
+/// [`random_of_list`] on the listed actions.
+#[inline]
+pub fn random_of_main_mask(bits: u64, pass: u16, rng: &mut SplitMix64) -> Action {
+    if bits == 0 {
+        rng.below(1);
+        return Action(pass);
+    }
+    Action(nth_set_bit(bits, |n| rng.below(u64::from(n)) as u32) as u16)
+}
+
 /// `slots[j] = offset + positions[j]` for the 8 slots: one 16-byte add and
 /// store with SSE2 (x86_64 baseline), a plain loop elsewhere.
 #[inline(always)]
@@ -456,8 +477,7 @@ pub trait Game: Clone + Send + Sync + 'static {
         scratch: &mut ActionList,
     ) -> Option<Action> {
         self.legal_actions(scratch);
-        let n = scratch.len() as u64;
-        (n > 0).then(|| scratch.as_slice()[rng.below(n) as usize])
+        random_of_list(scratch, rng)
     }
     /// Applies an action known to be legal (search hot path). Behaviour on an
     /// illegal action is unspecified but must not be undefined.

@@ -50,8 +50,7 @@ impl Game for DuelState {
     ) -> Option<Action> {
         if self.phase != Phase::Main {
             self.legal(scratch);
-            let n = scratch.len() as u64;
-            return (n > 0).then(|| scratch.as_slice()[rng.below(n) as usize]);
+            return crate::game::random_of_list(scratch, rng);
         }
         // The main-phase list is the id bits ascending (or `pass` alone).
         let ids = self.main_ids();

@@ -81,17 +81,14 @@ impl Game for MarvelState {
     ) -> Option<Action> {
         if self.phase != Phase::Main {
             self.legal(scratch);
-            let n = scratch.len() as u64;
-            return (n > 0).then(|| scratch.as_slice()[rng.below(n) as usize]);
+            return crate::game::random_of_list(scratch, rng);
         }
         // The main-phase list is the mask's ids ascending (or `pass` alone).
-        let bits = self.main_mask();
-        if bits == 0 {
-            rng.below(1);
-            return Some(Action(actions::PASS));
-        }
-        let at = crate::game::nth_set_bit(bits, |n| rng.below(u64::from(n)) as u32);
-        Some(Action(at as u16))
+        Some(crate::game::random_of_main_mask(
+            self.main_mask(),
+            actions::PASS,
+            rng,
+        ))
     }
     fn apply_unchecked(&mut self, a: Action) {
         self.step(a.0);
