@@ -17,6 +17,8 @@ fn config(players: u8) -> SelfPlayConfig {
             ..SearchConfig::default()
         },
         temperature_moves: 8,
+        fast_iterations: 0,
+        full_search_fraction: 1.0,
     }
 }
 
@@ -140,4 +142,96 @@ fn bad_settings_are_config_errors() {
         play_games::<BaseState>(&config(2), 0, &[0], 0, &stop, || true, |_| true),
         Err(GameError::Config(_))
     ));
+}
+
+#[test]
+fn points_are_each_seats_final_score_rotated_to_the_mover() {
+    let stop = AtomicBool::new(false);
+    for players in 2..=4u8 {
+        let r = play_game::<BaseState>(&config(players), 5, 1, &stop)
+            .unwrap()
+            .unwrap();
+        let p = players as usize;
+        assert_eq!(r.points.len(), r.samples * p);
+        // The same final scores in every row, read from the mover's seat on.
+        let first_mover = r.player[0] as usize;
+        let by_seat: Vec<f32> = (0..p)
+            .map(|seat| r.points[(seat + p - first_mover) % p])
+            .collect();
+        for i in 0..r.samples {
+            let mover = r.player[i] as usize;
+            for k in 0..p {
+                assert_eq!(r.points[i * p + k], by_seat[(mover + k) % p]);
+            }
+        }
+        // A finished base game: a winner has at least 15 points and the most.
+        let best = by_seat.iter().cloned().fold(0.0f32, f32::max);
+        for seat in 0..p {
+            if r.outcome.is_winner(seat as u8) {
+                assert!(
+                    by_seat[seat] >= 15.0 && by_seat[seat] == best,
+                    "{by_seat:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn playout_cap_randomisation_records_only_the_full_searches() {
+    let stop = AtomicBool::new(false);
+    let full = config(2);
+    let capped = SelfPlayConfig {
+        fast_iterations: 5,
+        full_search_fraction: 0.25,
+        ..config(2)
+    };
+    let mut samples = 0usize;
+    let mut choices = 0usize;
+    for id in 0..6u64 {
+        let a = play_game::<BaseState>(&capped, 11, id, &stop)
+            .unwrap()
+            .unwrap();
+        let b = play_game::<BaseState>(&capped, 11, id, &stop)
+            .unwrap()
+            .unwrap();
+        assert_eq!(a, b, "a capped game is a function of its seed too");
+        samples += a.samples;
+        let uncapped = play_game::<BaseState>(&full, 11, id, &stop)
+            .unwrap()
+            .unwrap();
+        assert!(a.samples < uncapped.samples);
+        choices += a.decisions as usize;
+    }
+    // About a quarter of the decisions (forced ones included in `choices`).
+    let share = samples as f64 / choices as f64;
+    assert!(
+        share > 0.1 && share < 0.35,
+        "share of recorded decisions {share}"
+    );
+    // With (almost) no full searches the game is still played, unrecorded.
+    let none = SelfPlayConfig {
+        full_search_fraction: 1e-12,
+        ..capped
+    };
+    let r = play_game::<BaseState>(&none, 11, 0, &stop)
+        .unwrap()
+        .unwrap();
+    assert_eq!((r.samples, r.policy.len(), r.points.len()), (0, 0, 0));
+    assert!(r.decisions > 20);
+}
+
+#[test]
+fn bad_playout_cap_settings_are_config_errors() {
+    for (fast, fraction) in [(40u64, 0.5), (50, 0.5), (5, 0.0), (5, 1.5), (5, f64::NAN)] {
+        let cfg = SelfPlayConfig {
+            fast_iterations: fast,
+            full_search_fraction: fraction,
+            ..config(2)
+        };
+        assert!(
+            matches!(cfg.validate::<BaseState>(), Err(GameError::Config(_))),
+            "fast {fast} fraction {fraction}"
+        );
+    }
 }

@@ -598,10 +598,10 @@ def test_learning_rate_follows_the_schedule_in_every_iteration(
     real_step = loop.train_step
 
     def recording_step(
-        model: Any, optimizer: torch.optim.Optimizer, batch: Any
+        model: Any, optimizer: torch.optim.Optimizer, batch: Any, *points: Any
     ) -> tuple[float, float]:
         seen.append(optimizer.param_groups[0]["lr"])
-        return real_step(model, optimizer, batch)
+        return real_step(model, optimizer, batch, *points)
 
     monkeypatch.setattr(loop, "train_step", recording_step)
     config = tiny_config(run_dir, iterations=2, steps_per_iteration=4, learning_rate=2e-3)

@@ -1115,6 +1115,7 @@ class _SelfPlayRecord(TypedDict):
     mask: npt.NDArray[np.bool_]
     policy: npt.NDArray[np.float32]
     returns: npt.NDArray[np.float32]
+    points: npt.NDArray[np.float32]
     q: npt.NDArray[np.float32]
     ply: npt.NDArray[np.uint32]
     player: npt.NDArray[np.uint8]
@@ -1136,6 +1137,8 @@ def selfplay_games(
     network: Network | str | os.PathLike[str] | None = None,
     noise_alpha: float | None = None,
     noise_epsilon: float = 0.25,
+    fast_iterations: int = 0,
+    full_search_fraction: float = 0.25,
 ) -> int:
     """Plays self-play games ``game_ids`` of the run seeded ``seed`` in Rust.
 
@@ -1145,7 +1148,12 @@ def selfplay_games(
     :func:`splendor.selfplay.selfplay`, which stores them as shards. With a
     ``network`` the searches are guided by it (no rollouts); ``noise_alpha``
     mixes Dirichlet noise into the root prior with weight ``noise_epsilon``
-    (between 0 and 1).
+    (between 0 and 1). With ``fast_iterations`` > 0 (playout-cap
+    randomisation, below ``iterations``) a decision is searched in full and
+    recorded with probability ``full_search_fraction`` (in (0, 1]), and
+    otherwise searched with ``fast_iterations``, without noise, and not
+    recorded. ``points`` holds each seat's final score, rotated like
+    ``returns``.
 
     Returns:
         The number of games handed to ``on_game``.

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from splendor._core import _SelfPlayRecord
 
 FORMAT = "splendor-selfplay/1"
-SHARD_KEYS = ("obs", "mask", "policy", "returns", "q", "game", "ply", "player")
+SHARD_KEYS = ("obs", "mask", "policy", "returns", "points", "q", "game", "ply", "player")
 #: What a damaged shard or pending game is renamed to: ``<name>.damaged``.
 DAMAGED = ".damaged"
 #: What ``np.load`` raises for a file that is not a complete ``.npz``.
@@ -63,6 +63,16 @@ class SelfPlaySettings:
     network: str | None = None
     network_sha256: str | None = None
     format: str = FORMAT
+    fast_iterations: int = 0
+    full_search_fraction: float = 0.25
+
+
+def with_defaults(settings: dict[str, Any]) -> dict[str, Any]:
+    """A ``run.json``'s settings with the fields added since it was written set to
+    their defaults (which play the games those runs played): playout-cap
+    randomisation off."""
+    added = {"fast_iterations": 0, "full_search_fraction": 0.25}
+    return {**added, **settings}
 
 
 def _atomic_savez(path: Path, arrays: dict[str, np.ndarray]) -> None:
@@ -154,6 +164,7 @@ def _game_arrays(record: _SelfPlayRecord) -> dict[str, np.ndarray]:
         "mask": record["mask"],
         "policy": record["policy"],
         "returns": record["returns"],
+        "points": record["points"],
         "q": record["q"],
         "game": np.full(n, record["game_id"], dtype=np.int64),
         "ply": record["ply"].astype(np.int32),
@@ -234,6 +245,8 @@ def selfplay(
     network: str | os.PathLike[str] | None = None,
     noise_alpha: float | None = None,
     noise_epsilon: float = 0.25,
+    fast_iterations: int = 0,
+    full_search_fraction: float = 0.25,
     progress: Callable[[int, int], object] | None = None,
 ) -> Path:
     """Plays games ``first_game .. first_game + games - 1`` of the run seeded
@@ -244,7 +257,11 @@ def selfplay(
     decisions of a game the move is sampled in proportion to the visit
     counts. With ``network`` (a network file) the searches are AlphaZero-style
     PUCT guided by it; ``noise_alpha`` adds Dirichlet noise of that
-    concentration to the root prior, with weight ``noise_epsilon``. The
+    concentration to the root prior, with weight ``noise_epsilon``. With
+    ``fast_iterations`` > 0 (playout-cap randomisation) only a random
+    ``full_search_fraction`` of the decisions get the full search and become
+    samples; the others are searched with ``fast_iterations``, without noise,
+    and not stored. The
     network's path and SHA-256 are recorded in ``run.json``. Resumes an
     existing run with the same settings (games already stored are skipped;
     the network must have the same SHA-256, wherever its file now lies);
@@ -269,6 +286,8 @@ def selfplay(
         rollout_depth=rollout_depth,
         temperature_moves=temperature_moves,
         turn_cap=turn_cap,
+        fast_iterations=fast_iterations,
+        full_search_fraction=full_search_fraction,
     )
     if not isinstance(games, int) or games < 0 or isinstance(games, bool):
         raise ConfigError(f"games must be an int >= 0, got {games!r}")
@@ -287,6 +306,8 @@ def selfplay(
             "splendor.distributed.selfplay (selfplay --ray), or use another directory"
         )
     have = read_settings(run)
+    if have is not None:
+        have = with_defaults(have)
     # The games depend on the network's weights, not on where its file lies:
     # a run resumed from another directory or machine names the same network
     # by another path, and its SHA-256 is what must match.
@@ -358,6 +379,8 @@ def selfplay(
         network=net,
         noise_alpha=noise_alpha,
         noise_epsilon=noise_epsilon,
+        fast_iterations=fast_iterations,
+        full_search_fraction=full_search_fraction,
     )
     flush(force=True)
     return run
@@ -410,6 +433,7 @@ def regenerate(run_dir: str | os.PathLike[str], game_ids: Iterable[int]) -> dict
     have = read_settings(run_dir)
     if have is None:
         raise ConfigError(f"{run_dir}: no run.json (not a self-play run)")
+    have = with_defaults(have)
     if set(have) != {f.name for f in fields(SelfPlaySettings)}:
         raise ConfigError(f"{Path(run_dir) / 'run.json'}: not this version's self-play settings")
     settings = have
@@ -438,6 +462,8 @@ def regenerate(run_dir: str | os.PathLike[str], game_ids: Iterable[int]) -> dict
         network=net,
         noise_alpha=settings["noise_alpha"],
         noise_epsilon=settings["noise_epsilon"],
+        fast_iterations=settings["fast_iterations"],
+        full_search_fraction=settings["full_search_fraction"],
     )
     if not parts:
         raise ConfigError("no game ids given")

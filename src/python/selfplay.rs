@@ -48,6 +48,10 @@ fn record_dict<'py, G: Game>(
         "returns",
         PyArray1::from_vec(py, r.returns).reshape([n, players])?,
     )?;
+    d.set_item(
+        "points",
+        PyArray1::from_vec(py, r.points).reshape([n, players])?,
+    )?;
     d.set_item("q", PyArray1::from_vec(py, r.q))?;
     d.set_item("ply", PyArray1::from_vec(py, r.ply))?;
     d.set_item("player", PyArray1::from_vec(py, r.player))?;
@@ -116,12 +120,16 @@ const DEFAULT_PRIOR_TEMPERATURE: f64 = 0.02;
 /// Plays the self-play games `game_ids` of a run seeded `seed` on `threads`
 /// threads (GIL released) and calls `on_game(record)` with each finished
 /// game, a dict of NumPy arrays (`obs`, `mask`, `policy`, `returns`, `q`, `ply`)
-/// and its `game_id`, `game_seed`, `decisions`, `reason`, `winners`. Returns
+/// (and `points`, each seat's final score rotated like `returns`) and its
+/// `game_id`, `game_seed`, `decisions`, `reason`, `winners`. Returns
 /// the number of games handed over. An exception in `on_game` (or Ctrl-C)
 /// stops every thread after its current decision and is re-raised. With a
 /// `network` (a `Network` or a path) the searches are guided by it; with
 /// `noise_alpha` the root prior gets Dirichlet noise (`noise_epsilon` its
-/// weight, between 0 and 1).
+/// weight, between 0 and 1). With `fast_iterations` > 0 (playout-cap
+/// randomisation) a decision is searched in full and recorded with
+/// probability `full_search_fraction`, and otherwise searched with
+/// `fast_iterations`, without noise, and not recorded.
 ///
 /// Raises:
 ///     ConfigError: A bad variant or setting (the message names it and its
@@ -129,9 +137,9 @@ const DEFAULT_PRIOR_TEMPERATURE: f64 = 0.02;
 ///     NetworkError: A network file that cannot be read or does not fit.
 ///     KeyboardInterrupt: Ctrl-C; every thread stops within about 50 ms.
 #[pyfunction]
-#[pyo3(signature = (variant, game_ids, on_game, *, players=Arg(None), seed=Seed(0), turn_cap=Arg(None), threads=Arg(None), iterations=Arg(None), exploration=Arg(None), prior_temperature=Arg(None), rollout_depth=Arg(None), temperature_moves=Arg(None), network=None, noise_alpha=Arg(None), noise_epsilon=Arg(None)))]
+#[pyo3(signature = (variant, game_ids, on_game, *, players=Arg(None), seed=Seed(0), turn_cap=Arg(None), threads=Arg(None), iterations=Arg(None), exploration=Arg(None), prior_temperature=Arg(None), rollout_depth=Arg(None), temperature_moves=Arg(None), network=None, noise_alpha=Arg(None), noise_epsilon=Arg(None), fast_iterations=Arg(None), full_search_fraction=Arg(None)))]
 #[pyo3(
-    text_signature = "(variant, game_ids, on_game, *, players=2, seed=0, turn_cap=100, threads=1, iterations=800, exploration=0.7, prior_temperature=0.02, rollout_depth=24, temperature_moves=20, network=None, noise_alpha=None, noise_epsilon=0.25)"
+    text_signature = "(variant, game_ids, on_game, *, players=2, seed=0, turn_cap=100, threads=1, iterations=800, exploration=0.7, prior_temperature=0.02, rollout_depth=24, temperature_moves=20, network=None, noise_alpha=None, noise_epsilon=0.25, fast_iterations=0, full_search_fraction=0.25)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn selfplay_games(
@@ -151,6 +159,8 @@ pub(crate) fn selfplay_games(
     network: Option<&Bound<'_, PyAny>>,
     noise_alpha: Arg<'_>,
     noise_epsilon: Arg<'_>,
+    fast_iterations: Arg<'_>,
+    full_search_fraction: Arg<'_>,
 ) -> PyResult<usize> {
     let variant = args::variant(variant)?;
     if super::variant_info(variant).is_none() {
@@ -177,6 +187,8 @@ pub(crate) fn selfplay_games(
         players: players.int_or("players", 2, 2, MAX_PLAYERS as i128)? as u8,
         turn_cap: turn_cap.int_or("turn_cap", 100, 1, u32_max)? as u32,
         temperature_moves: temperature_moves.int_or("temperature_moves", 20, 0, u32_max)? as u32,
+        fast_iterations: fast_iterations.int_or("fast_iterations", 0, 0, MAX_ITERATIONS)? as u64,
+        full_search_fraction: full_search_fraction.number_or("full_search_fraction", 0.25)?,
         search: SearchConfig {
             iterations: iterations.int_or("iterations", 800, 1, MAX_ITERATIONS)? as u64,
             threads: 1,

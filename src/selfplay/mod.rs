@@ -7,11 +7,16 @@
 //! which the mover has two or more legal actions becomes one sample: the
 //! mover's observation, the legal mask, the root visit distribution (policy
 //! target) and, once the game is over, the returns rotated to the mover
-//! (value target).
+//! (value target) and every seat's final points (an auxiliary target).
+//!
+//! With playout-cap randomisation (`fast_iterations`), only a random share
+//! of the decisions get the full search and become samples; the others are
+//! played after a small search without root noise and are not recorded, so
+//! a run plays more games, and so more independent results, per hour.
 
-use crate::game::{ActionList, Config, Game, GameError, Outcome, MAX_PLAYERS};
+use crate::game::{Action, ActionList, Config, Game, GameError, Outcome, MAX_PLAYERS};
 use crate::rng::SplitMix64;
-use crate::search::{search, SearchConfig};
+use crate::search::{search, SearchConfig, SearchResult};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -30,6 +35,13 @@ pub struct SelfPlayConfig {
     /// forced or not) the move is sampled in proportion to the root visit
     /// counts; afterwards the most visited move is played.
     pub temperature_moves: u32,
+    /// Playout-cap randomisation: `0` searches every decision with the full
+    /// budget; otherwise a decision gets the full search (and becomes a
+    /// sample) with probability `full_search_fraction`, and a search of this
+    /// many iterations, without root noise and not recorded, otherwise.
+    pub fast_iterations: u64,
+    /// The share of decisions searched in full when `fast_iterations > 0`.
+    pub full_search_fraction: f64,
 }
 
 impl SelfPlayConfig {
@@ -41,6 +53,20 @@ impl SelfPlayConfig {
             return Err(GameError::Config(
                 "self-play needs an iteration budget (iterations >= 1), not a time limit".into(),
             ));
+        }
+        if self.fast_iterations > 0 {
+            if self.fast_iterations >= self.search.iterations {
+                return Err(GameError::Config(format!(
+                    "fast_iterations ({}) must be below iterations ({})",
+                    self.fast_iterations, self.search.iterations
+                )));
+            }
+            if !(self.full_search_fraction > 0.0 && self.full_search_fraction <= 1.0) {
+                return Err(GameError::Config(format!(
+                    "full_search_fraction must be in (0, 1], got {}",
+                    self.full_search_fraction
+                )));
+            }
         }
         G::new_game(&self.game_config(0)).map(|_| ())
     }
@@ -81,6 +107,9 @@ pub struct GameRecord {
     pub policy: Vec<f32>,
     /// `samples x players` returns rotated to the mover (column 0 = mover).
     pub returns: Vec<f32>,
+    /// `samples x players` final points of each seat, rotated to the mover
+    /// like `returns`.
+    pub points: Vec<f32>,
     /// The search's value of the root for the mover, per sample: the
     /// visit-weighted mean reward of the root's children, in `[0, 1]`. A
     /// smoother value target than the one game's result (see
@@ -94,6 +123,35 @@ pub struct GameRecord {
     pub decisions: u32,
     /// How the game ended.
     pub outcome: Outcome,
+}
+
+/// Appends one sample: the mover's observation, the legal mask, the root's
+/// visit distribution and its value (the result columns come at the end).
+fn record_sample<G: Game>(
+    record: &mut GameRecord,
+    state: &G,
+    mover: u8,
+    actions: &[Action],
+    result: &SearchResult,
+    obs: &mut [f32],
+) {
+    let total: u64 = result.stats.iter().map(|s| s.visits).sum();
+    state.observation(mover, obs);
+    record.obs.extend_from_slice(obs);
+    let row = record.mask.len();
+    record.mask.resize(row + G::NUM_ACTIONS, false);
+    record.policy.resize(row + G::NUM_ACTIONS, 0.0);
+    for a in actions {
+        record.mask[row + a.index()] = true;
+    }
+    for s in &result.stats {
+        record.policy[row + s.action.index()] = (s.visits as f64 / total.max(1) as f64) as f32;
+    }
+    let weighted: f64 = result.stats.iter().map(|s| s.value * s.visits as f64).sum();
+    record.q.push((weighted / total.max(1) as f64) as f32);
+    record.ply.push(record.decisions);
+    record.samples += 1;
+    record.player.push(mover);
 }
 
 /// Plays game `game_id` of a run; `None` when `stop` was raised first (the
@@ -118,6 +176,7 @@ pub fn play_game<G: Game>(
         mask: Vec::new(),
         policy: Vec::new(),
         returns: Vec::new(),
+        points: Vec::new(),
         q: Vec::new(),
         ply: Vec::new(),
         player: Vec::new(),
@@ -143,29 +202,27 @@ pub fn play_game<G: Game>(
             }
             [only] => *only,
             actions => {
-                let search_cfg = SearchConfig {
-                    seed: rng.next_u64(),
-                    ..cfg.search.clone()
+                // Drawn only with the cap on, so that runs without it keep
+                // their streams (and their games) unchanged.
+                let full = cfg.fast_iterations == 0 || rng.next_f64() < cfg.full_search_fraction;
+                let search_cfg = if full {
+                    SearchConfig {
+                        seed: rng.next_u64(),
+                        ..cfg.search.clone()
+                    }
+                } else {
+                    SearchConfig {
+                        seed: rng.next_u64(),
+                        iterations: cfg.fast_iterations,
+                        root_noise: None,
+                        ..cfg.search.clone()
+                    }
                 };
                 let result = search(&state, &search_cfg)?;
                 let total: u64 = result.stats.iter().map(|s| s.visits).sum();
-                state.observation(mover, &mut obs);
-                record.obs.extend_from_slice(&obs);
-                let row = record.mask.len();
-                record.mask.resize(row + G::NUM_ACTIONS, false);
-                record.policy.resize(row + G::NUM_ACTIONS, 0.0);
-                for a in actions {
-                    record.mask[row + a.index()] = true;
+                if full {
+                    record_sample::<G>(&mut record, &state, mover, actions, &result, &mut obs);
                 }
-                for s in &result.stats {
-                    record.policy[row + s.action.index()] =
-                        (s.visits as f64 / total.max(1) as f64) as f32;
-                }
-                let weighted: f64 = result.stats.iter().map(|s| s.value * s.visits as f64).sum();
-                record.q.push((weighted / total.max(1) as f64) as f32);
-                record.ply.push(record.decisions);
-                record.samples += 1;
-                record.player.push(mover);
                 if record.decisions < cfg.temperature_moves && total > 0 {
                     // Sample in proportion to the visits.
                     let mut pick = rng.below(total);
@@ -193,9 +250,11 @@ pub fn play_game<G: Game>(
         .outcome()
         .ok_or_else(|| GameError::InvalidState("self-play ended without an outcome".into()))?;
     let returns: [f32; MAX_PLAYERS] = outcome.returns().map(|r| r as f32);
+    let points: [f32; MAX_PLAYERS] = state.scores().map(|p| p as f32);
     for &mover in &record.player {
         for k in 0..players {
             record.returns.push(returns[(mover as usize + k) % players]);
+            record.points.push(points[(mover as usize + k) % players]);
         }
     }
     record.outcome = outcome;

@@ -38,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
             network=args.network,
             noise_alpha=args.noise_alpha,
             noise_epsilon=args.noise_epsilon,
+            fast_iterations=args.fast_iterations,
+            full_search_fraction=args.full_search_fraction,
             progress=bar,
         )
     print(f"self-play games stored in {run}")
@@ -89,6 +91,19 @@ def add(sub: Any) -> None:
     )
     p.add_argument(
         "--noise-epsilon", type=float_in(0.0, 1.0), default=0.25, help="weight of the root noise"
+    )
+    p.add_argument(
+        "--fast-iterations",
+        type=int_in(0, 10_000_000),
+        default=0,
+        help="playout-cap randomisation: search most decisions with this many iterations, "
+        "without noise, and store only the full searches (0: off)",
+    )
+    p.add_argument(
+        "--full-search-fraction",
+        type=float_in(1e-6, 1.0),
+        default=0.25,
+        help="with --fast-iterations: the share of decisions searched in full and stored",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_ray_options(p, "selfplay")

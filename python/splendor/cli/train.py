@@ -65,6 +65,13 @@ def add(sub: Any) -> None:
         help="weight of the search's root value in the value target (0: game results only)",
     )
     p.add_argument(
+        "--points-weight",
+        type=float_in(0.0, 100.0),
+        default=0.0,
+        help="weight of an auxiliary head predicting each seat's final points (0: none; "
+        "training only, the exported network is unchanged)",
+    )
+    p.add_argument(
         "--augment",
         choices=("none", "colours"),
         default="none",
@@ -151,6 +158,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         data=data_dirs(args.data),
         window=args.window,
         value_q_weight=args.value_q_weight,
+        points_weight=args.points_weight,
         augment=args.augment,
         steps_per_iteration=args.steps,
         batch_size=args.batch_size,

@@ -112,6 +112,8 @@ def run_selfplay(args: argparse.Namespace, progress: Any) -> Any:
             network=args.network,
             noise_alpha=args.noise_alpha,
             noise_epsilon=args.noise_epsilon,
+            fast_iterations=args.fast_iterations,
+            full_search_fraction=args.full_search_fraction,
             chunk_size=args.chunk_size or SELFPLAY_CHUNK,
             address=address,
             max_retries=_retries(args),

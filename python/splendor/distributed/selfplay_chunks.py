@@ -56,6 +56,8 @@ def _play_arguments(settings: dict[str, Any]) -> dict[str, Any]:
         "temperature_moves": settings["temperature_moves"],
         "noise_alpha": settings["noise_alpha"],
         "noise_epsilon": settings["noise_epsilon"],
+        "fast_iterations": settings.get("fast_iterations", 0),
+        "full_search_fraction": settings.get("full_search_fraction", 0.25),
     }
 
 
@@ -126,6 +128,8 @@ def selfplay(
     network: str | os.PathLike[str] | None = None,
     noise_alpha: float | None = None,
     noise_epsilon: float = 0.25,
+    fast_iterations: int = 0,
+    full_search_fraction: float = 0.25,
     chunk_size: int = SELFPLAY_CHUNK,
     address: str | None = None,
     connect_timeout: float = 10.0,
@@ -176,6 +180,8 @@ def selfplay(
             rollout_depth=rollout_depth,
             temperature_moves=temperature_moves,
             turn_cap=turn_cap,
+            fast_iterations=fast_iterations,
+            full_search_fraction=full_search_fraction,
         )
     )
     # The engine checks every setting on an empty list of games, at once,

@@ -36,8 +36,9 @@ SHARD_KEYS: dict[str, Any] = {
 }
 """Every array of a shard and its dtype."""
 
-OPTIONAL_SHARD_KEYS: dict[str, Any] = {"q": np.float32}
-"""Arrays a shard may lack (shards written before they existed); a missing ``q`` reads as NaN."""
+OPTIONAL_SHARD_KEYS: dict[str, Any] = {"q": np.float32, "points": np.float32}
+"""Arrays a shard may lack (shards written before they existed); a missing ``q`` or
+``points`` reads as NaN."""
 
 POLICY_SUM_TOLERANCE = 1e-3
 """How far from 1 a policy target or a non-truncated return row may sum."""
@@ -61,6 +62,9 @@ class Samples:
     :func:`blend_search_value`) their blend with the search's root value."""
     game_key: npt.NDArray[np.int64]
     """A key of the sample's game, unique over all loaded runs (run index and game id)."""
+    points: npt.NDArray[np.float32] | None = None
+    """Each seat's final points rotated to the mover (an auxiliary target); NaN rows
+    for shards from before it was recorded; ``None`` when not loaded."""
 
     def __len__(self) -> int:
         return int(self.obs.shape[0])
@@ -73,6 +77,7 @@ class Samples:
             self.policy[rows],
             self.returns[rows],
             self.game_key[rows],
+            None if self.points is None else self.points[rows],
         )
 
     @property
@@ -140,6 +145,7 @@ def _check_shard(
         "mask": (n, num_actions),
         "policy": (n, num_actions),
         "returns": (n, players),
+        "points": (n, players),
         "q": (n,),
         "game": (n,),
         "ply": (n,),
@@ -172,6 +178,9 @@ def _check_shard(
         raise ShardError(f"{path}: sample {bad_sum[0]}'s policy does not sum to 1")
     if not np.isfinite(returns).all() or (returns < 0).any():
         raise ShardError(f"{path}: 'returns' holds negative, NaN or infinite values")
+    points = arrays["points"]
+    if (points < 0).any() or np.isinf(points).any():
+        raise ShardError(f"{path}: 'points' holds negative or infinite values")
     q = arrays["q"]
     if ((q < 0) | (q > 1) | np.isinf(q)).any():
         raise ShardError(f"{path}: 'q' holds values that are not between 0 and 1")
@@ -204,6 +213,9 @@ def read_shard(
     if "q" not in arrays and "obs" in arrays:
         # A shard from before the search value was recorded.
         arrays["q"] = np.full(arrays["obs"].shape[0], np.nan, dtype=np.float32)
+    if "points" not in arrays and "obs" in arrays:
+        # ... or the final points.
+        arrays["points"] = np.full((arrays["obs"].shape[0], players), np.nan, dtype=np.float32)
     _check_shard(path, arrays, obs_size, num_actions, players)
     return arrays
 
@@ -365,6 +377,7 @@ def load_runs(
             ),
         ),
         game_key=game_key,
+        points=gather("points"),
     )
     if window is not None and len(samples) > window:
         samples = samples.subset(slice(len(samples) - window, None))

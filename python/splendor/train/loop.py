@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import torch
+from torch import nn
 from tqdm import tqdm
 
 import splendor
@@ -53,7 +54,7 @@ from splendor.train.data import (
 )
 from splendor.train.errors import ShardError
 from splendor.train.features import FEATURE_SETS
-from splendor.train.losses import policy_loss, value_loss
+from splendor.train.losses import points_loss, policy_loss, value_loss
 from splendor.train.model import NetworkShape, PolicyValueNet
 from splendor.train.plots import plot_metrics
 from splendor.train.symmetry import AUGMENTATIONS, COLOUR_NAMES, colour_symmetry
@@ -93,6 +94,10 @@ class TrainConfig:
     """The replay window: train on the most recent this many samples."""
     value_q_weight: float = 0.0
     """Weight of the search's root value in the value target (0: the game's result only)."""
+    points_weight: float = 0.0
+    """Weight of an auxiliary head's loss that predicts each seat's final points from the
+    trunk (0: no such head). The head is used in training only; the exported network
+    has the policy and value heads alone."""
     augment: str = "none"
     """``colours``: show each training sample under a random renaming of the five card
     colours (:mod:`splendor.train.symmetry`); ``none``: as played."""
@@ -166,6 +171,8 @@ class TrainConfig:
             raise ConfigError(
                 f"lr_schedule must be one of {', '.join(LR_SCHEDULES)}, got {self.lr_schedule!r}"
             )
+        if not (math.isfinite(self.points_weight) and self.points_weight >= 0.0):
+            raise ConfigError(f"points_weight must be 0 or more, got {self.points_weight}")
         if not 0.0 <= self.value_q_weight <= 1.0:
             raise ConfigError(f"value_q_weight must be between 0 and 1, got {self.value_q_weight}")
         if self.augment not in AUGMENTATIONS:
@@ -207,6 +214,8 @@ class TrainConfig:
         kwargs.setdefault("lr_schedule", "constant")
         # ... and on the samples as played.
         kwargs.setdefault("augment", "none")
+        # ... and without a points head.
+        kwargs.setdefault("points_weight", 0.0)
         for key in ("hidden", "data", "eval_opponents"):
             if key in kwargs:
                 kwargs[key] = tuple(kwargs[key])
@@ -297,16 +306,28 @@ def learning_rate_at(config: TrainConfig, step: int) -> float:
 
 
 def train_step(
-    model: PolicyValueNet, optimizer: torch.optim.Optimizer, batch: Samples
+    model: PolicyValueNet,
+    optimizer: torch.optim.Optimizer,
+    batch: Samples,
+    points_head: nn.Linear | None = None,
+    points_weight: float = 0.0,
 ) -> tuple[float, float]:
-    """One Adam step on a minibatch; returns its policy and value losses."""
-    policy_logits, value_logits = model(torch.from_numpy(batch.obs))
+    """One Adam step on a minibatch; returns its policy and value losses.
+
+    With ``points_head``, its squared error on the batch's final points, times
+    ``points_weight``, is added to the loss (an auxiliary target for the trunk).
+    """
+    x = model.trunk_output(torch.from_numpy(batch.obs))
+    policy_logits, value_logits = model.policy(x), model.value(x)
     p_loss = policy_loss(
         policy_logits, torch.from_numpy(batch.mask), torch.from_numpy(batch.policy)
     )
     v_loss = value_loss(value_logits, torch.from_numpy(batch.returns))
+    loss = p_loss + v_loss
+    if points_head is not None and batch.points is not None:
+        loss = loss + points_weight * points_loss(points_head(x), torch.from_numpy(batch.points))
     optimizer.zero_grad(set_to_none=True)
-    (p_loss + v_loss).backward()  # type: ignore[no-untyped-call]
+    loss.backward()  # type: ignore[no-untyped-call]
     optimizer.step()
     return float(p_loss.detach()), float(v_loss.detach())
 
@@ -369,8 +390,14 @@ class Trainer:
         torch.set_num_threads(config.torch_threads)
         torch.manual_seed(derive_seed(config.seed, "init"))
         self.model = PolicyValueNet(self.shape)
+        self.points_head = (
+            nn.Linear(config.hidden[-1], config.players) if config.points_weight > 0 else None
+        )
+        parameters = list(self.model.parameters())
+        if self.points_head is not None:
+            parameters += list(self.points_head.parameters())
         self.optimizer = torch.optim.Adam(
-            self.model.parameters(), lr=config.learning_rate, weight_decay=config.l2
+            parameters, lr=config.learning_rate, weight_decay=config.l2
         )
         self.iteration = 0
         self.phase = "start"
@@ -414,6 +441,7 @@ class Trainer:
         state = {
             "format": RUN_FORMAT,
             "model": self.model.state_dict(),
+            "points_head": None if self.points_head is None else self.points_head.state_dict(),
             "optimizer": self.optimizer.state_dict(),
             "iteration": self.iteration,
             "phase": self.phase,
@@ -435,6 +463,8 @@ class Trainer:
         if state.get("format") != RUN_FORMAT:
             raise ConfigError(f"{self.checkpoint_path}: not a checkpoint of this trainer")
         self.model.load_state_dict(state["model"])
+        if self.points_head is not None:
+            self.points_head.load_state_dict(state["points_head"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.iteration = state["iteration"]
         self.phase = state["phase"]
@@ -568,7 +598,9 @@ class Trainer:
                 # Seeded by the step, so a resumed run renames as the uninterrupted one would.
                 rng = np.random.default_rng(derive_seed(config.seed, "augment", self.step))
                 batch = symmetry.augment(batch, rng)
-            p, v = train_step(self.model, self.optimizer, batch)
+            p, v = train_step(
+                self.model, self.optimizer, batch, self.points_head, config.points_weight
+            )
             self.totals.add(p, v)
             window.add(p, v)
             self.step += 1

@@ -1,4 +1,5 @@
-"""The training losses of ``docs/network.md``: soft-target cross-entropy for both heads."""
+"""The training losses of ``docs/network.md``: soft-target cross-entropy for both heads,
+and the squared error of the auxiliary points head."""
 
 from __future__ import annotations
 
@@ -38,3 +39,25 @@ def value_loss(logits: torch.Tensor, returns: torch.Tensor) -> torch.Tensor:
         return (logits * 0.0).sum()
     log_value = torch.log_softmax(logits[decided], dim=1)
     return -(returns[decided] * log_value).sum(dim=1).mean()
+
+
+POINTS_SCALE = 20.0
+"""Final points are divided by this for the points head: about the winning score, so the
+targets lie near ``[0, 1]`` like the value head's."""
+
+
+def points_loss(predicted: torch.Tensor, points: torch.Tensor) -> torch.Tensor:
+    """Mean squared error of the predicted final points (over ``POINTS_SCALE``).
+
+    Rows without a points target (NaN: shards from before it was recorded) contribute
+    nothing, and the mean is over the other rows (zero if none).
+
+    Args:
+        predicted: ``[n, P]`` the head's outputs (column 0 = the mover).
+        points: ``[n, P]`` each seat's final points rotated to the mover.
+    """
+    known = ~torch.isnan(points).any(dim=1)
+    if not bool(known.any()):
+        return (predicted * 0.0).sum()
+    error = predicted[known] - points[known] / POINTS_SCALE
+    return (error * error).sum(dim=1).mean()

@@ -110,10 +110,17 @@ class PolicyValueNet(nn.Module):
             return obs
         return torch.cat([obs, self.extras(obs)], dim=1)
 
-    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def trunk_output(self, obs: torch.Tensor) -> torch.Tensor:
+        """The last hidden layer's activations: what both heads (and an auxiliary
+        head in training) read."""
         x = self.input(self.input_features(obs))
         for layer in self.trunk:
             x = torch.relu(layer(x))
+        out: torch.Tensor = x
+        return out
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x = self.trunk_output(obs)
         return self.policy(x), self.value(x)
 
     def set_input_normalization(

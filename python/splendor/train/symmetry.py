@@ -73,6 +73,7 @@ class ColourSymmetry:
             batch.policy[rows, columns],
             batch.returns,
             batch.game_key,
+            batch.points,
         )
 
 
