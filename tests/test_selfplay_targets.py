@@ -82,6 +82,28 @@ def test_a_plain_run_stores_points_and_no_setting_changes_its_games(
     assert sorted(sp.load_shards(old)["game_ids"].tolist()) == [0, 1, 2, 3, 4]
 
 
+def test_a_resumed_run_gathers_pending_games_from_before_the_points_column(
+    tmp_path: Path,
+) -> None:
+    run = sp.selfplay("base", tmp_path / "run", games=3, seed=2, shard_size=10, **FAST)
+    # As an older version leaves an interrupted run: finished games in pending/,
+    # without the points column.
+    (shard,) = sp.shard_files(run)
+    data = sp.load_shards(run)
+    for g in data["game_ids"]:
+        rows = data["game"] == g
+        arrays = {k: data[k][rows] for k in sp.SHARD_KEYS if k != "points"}
+        arrays["game_ids"] = np.array([g], dtype=np.int64)
+        arrays["game_seeds"] = data["game_seeds"][data["game_ids"] == g]
+        np.savez_compressed(run / "pending" / f"game-{int(g):010d}.npz", **arrays)
+    shard.unlink()
+    sp.selfplay("base", run, games=4, seed=2, shard_size=10, **FAST)
+    data = sp.load_shards(run)
+    assert sorted(data["game_ids"].tolist()) == [0, 1, 2, 3]
+    old = np.isin(data["game"], [0, 1, 2])
+    assert np.isnan(data["points"][old]).all() and not np.isnan(data["points"][~old]).any()
+
+
 def test_playout_caps_store_only_a_share_of_the_decisions(
     plain_run: Path, capped_run: Path
 ) -> None:

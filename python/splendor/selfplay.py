@@ -176,6 +176,10 @@ def _game_arrays(record: _SelfPlayRecord) -> dict[str, np.ndarray]:
 
 def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     keys = (*SHARD_KEYS, "game_ids", "game_seeds")
+    for p in parts:
+        if "points" not in p:
+            # A game stored by a version from before the column, in a resumed run.
+            p["points"] = np.full(p["returns"].shape, np.nan, dtype=np.float32)
     return {k: np.concatenate([p[k] for p in parts]) for k in keys}
 
 
