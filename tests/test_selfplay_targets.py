@@ -4,6 +4,7 @@ points head*)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -243,3 +244,59 @@ def test_a_negative_points_weight_is_a_config_error(capped_run: Path, tmp_path: 
         _train(tmp_path / "bad", capped_run, points_weight=-1.0)
     with pytest.raises(ConfigError, match="points_weight"):
         _train(tmp_path / "nan", capped_run, points_weight=float("nan"))
+
+
+def test_a_warm_start_begins_from_the_networks_weights(capped_run: Path, tmp_path: Path) -> None:
+    first = _train(tmp_path / "first", capped_run, points_weight=0.0)
+    config = loop.TrainConfig(
+        variant="base",
+        players=2,
+        iterations=1,
+        hidden=(16, 8),
+        generate=False,
+        data=(str(capped_run),),
+        steps_per_iteration=0,
+        gate_games=0,
+        eval_every=0,
+        init=str(first),
+    )
+    # No training step: the exported network is the starting one, normalisation included.
+    same = loop.train(config, tmp_path / "warm", progress=False)
+    _, meta, tensors = read_network_file(same)
+    for name, tensor in read_network_file(first)[2].items():
+        np.testing.assert_array_equal(tensors[name], tensor, err_msg=name)
+    provenance = json.loads(meta["provenance"])
+    assert provenance["init_sha256"] == loop.sha256_file(first)
+    assert provenance["settings"]["init"] == str(first)
+    # A few steps move on from there, not from random weights.
+    moved = loop.train(
+        dataclasses.replace(config, steps_per_iteration=3, batch_size=16),
+        tmp_path / "on",
+        progress=False,
+    )
+    moved_tensors = read_network_file(moved)[2]
+    assert not np.array_equal(moved_tensors["trunk.0.weight"], tensors["trunk.0.weight"])
+    assert np.abs(moved_tensors["trunk.0.weight"] - tensors["trunk.0.weight"]).max() < 0.05
+
+
+def test_a_warm_start_from_another_shape_is_refused(capped_run: Path, tmp_path: Path) -> None:
+    first = _train(tmp_path / "first", capped_run, points_weight=0.0)
+    config = loop.TrainConfig(
+        variant="base",
+        players=2,
+        iterations=1,
+        hidden=(16, 16),
+        generate=False,
+        data=(str(capped_run),),
+        gate_games=0,
+        eval_every=0,
+        init=str(first),
+    )
+    with pytest.raises(ConfigError, match="hidden 16,8, features raw; this run trains base"):
+        loop.train(config, tmp_path / "other", progress=False)
+    with pytest.raises(splendor.NetworkError):
+        loop.train(
+            dataclasses.replace(config, init=str(tmp_path / "missing.safetensors")),
+            tmp_path / "missing",
+            progress=False,
+        )

@@ -65,6 +65,12 @@ def add(sub: Any) -> None:
         help="weight of the search's root value in the value target (0: game results only)",
     )
     p.add_argument(
+        "--init",
+        metavar="FILE",
+        default=None,
+        help="start from this network file's weights (an earlier generation of the same shape)",
+    )
+    p.add_argument(
         "--points-weight",
         type=float_in(0.0, 100.0),
         default=0.0,
@@ -159,6 +165,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         window=args.window,
         value_q_weight=args.value_q_weight,
         points_weight=args.points_weight,
+        init=args.init,
         augment=args.augment,
         steps_per_iteration=args.steps,
         batch_size=args.batch_size,

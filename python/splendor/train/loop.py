@@ -56,6 +56,7 @@ from splendor.train.errors import ShardError
 from splendor.train.features import FEATURE_SETS
 from splendor.train.losses import points_loss, policy_loss, value_loss
 from splendor.train.model import NetworkShape, PolicyValueNet
+from splendor.train.model import load as load_network
 from splendor.train.plots import plot_metrics
 from splendor.train.symmetry import AUGMENTATIONS, COLOUR_NAMES, colour_symmetry
 
@@ -94,6 +95,10 @@ class TrainConfig:
     """The replay window: train on the most recent this many samples."""
     value_q_weight: float = 0.0
     """Weight of the search's root value in the value target (0: the game's result only)."""
+    init: str | None = None
+    """A network file to start from (its weights and input normalisation; same variant,
+    players, widths and features): a warm start from an earlier generation. ``None``:
+    random weights, the normalisation measured on the first data."""
     points_weight: float = 0.0
     """Weight of an auxiliary head's loss that predicts each seat's final points from the
     trunk (0: no such head). The head is used in training only; the exported network
@@ -214,8 +219,9 @@ class TrainConfig:
         kwargs.setdefault("lr_schedule", "constant")
         # ... and on the samples as played.
         kwargs.setdefault("augment", "none")
-        # ... and without a points head.
+        # ... and without a points head, from random weights.
         kwargs.setdefault("points_weight", 0.0)
+        kwargs.setdefault("init", None)
         for key in ("hidden", "data", "eval_opponents"):
             if key in kwargs:
                 kwargs[key] = tuple(kwargs[key])
@@ -399,13 +405,16 @@ class Trainer:
         self.optimizer = torch.optim.Adam(
             parameters, lr=config.learning_rate, weight_decay=config.l2
         )
+        self.init_sha256: str | None = None
+        self.normalized = False
+        if config.init is not None:
+            self.start_from(config.init)
         self.iteration = 0
         self.phase = "start"
         self.step = 0
         """Training steps over the whole run."""
         self.iteration_step = 0
         """Training steps done in the current iteration."""
-        self.normalized = False
         self.best: str | None = None
         """The current best network: its candidate file, relative to the run directory.
 
@@ -477,6 +486,26 @@ class Trainer:
         self.totals = LossTotals(**state["totals"])
         _set_rng_states(state["rng"])
 
+    def start_from(self, path: str) -> None:
+        """Loads the weights and input normalisation of network file ``path``.
+
+        Raises:
+            NetworkError: A bad network file.
+            ConfigError: A network of another shape than this run's.
+        """
+        net, _ = load_network(path)
+        if net.shape != self.shape:
+            raise ConfigError(
+                f"{path}: a {net.shape.variant} network for {net.shape.players} players, "
+                f"hidden {','.join(map(str, net.shape.hidden))}, features {net.shape.features}; "
+                f"this run trains {self.shape.variant} for {self.shape.players} players, "
+                f"hidden {','.join(map(str, self.shape.hidden))}, features {self.shape.features}"
+            )
+        self.model.load_state_dict(net.state_dict())
+        self.model.train()
+        self.normalized = True  # the network's own, which its weights were trained under
+        self.init_sha256 = sha256_file(path)
+
     def log(self, record: dict[str, Any]) -> None:
         with open(self.metrics_path, "a", encoding="utf-8") as f:
             f.write(json.dumps(record, sort_keys=True) + "\n")
@@ -490,6 +519,7 @@ class Trainer:
             "settings": self.config.to_json(),
             "selfplay": [str(p.relative_to(self.run_dir)) for p in self.selfplay_dirs(iteration)],
             "data": list(self.config.data),
+            "init_sha256": self.init_sha256,
         }
 
     # --- phases ---
