@@ -142,11 +142,11 @@ def main() -> int:
     print(rule)
     for row in rows:
         b, a = row["games_per_hour[before]"], row["games_per_hour[after]"]
-        line = f"| {row['network']} | {b:,} | {a:,} | {a / b:.2f}× |"
+        line = f"| {row['network']} | {b:,} | {a:,} | {a / b:.2f}x |"
         if caps is not None:
             c = row["games_per_hour[after, caps]"]
             s = row["samples_per_hour[after, caps]"] / row["samples_per_hour[after]"]
-            line += f" {c:,} ({c / a:.2f}×; {s:.2f}×) |"
+            line += f" {c:,} ({c / a:.2f}x; {s:.2f}x) |"
         print(line)
     return 0
 
