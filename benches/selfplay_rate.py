@@ -105,11 +105,14 @@ def main() -> int:
         fast, fraction = args.caps.split(":")
         caps = [int(fast), float(fraction)]
     nets = sorted(p for p in NETS.glob("*.safetensors") if not args.only or p.stem in args.only)
-    rows = []
+    rows: list[tuple[str, dict[str, int]]] = []
     for net in nets:
         variant, _, seats = net.stem.partition("-")
         players = int(seats.rstrip("p"))
-        builds = {"before": (before, None), "after": (after, None)}
+        builds: dict[str, tuple[Path, list[float] | None]] = {
+            "before": (before, None),
+            "after": (after, None),
+        }
         if caps is not None:
             builds["after, caps"] = (after, caps)
         rates: dict[str, list[float]] = {name: [] for name in builds}
@@ -122,16 +125,15 @@ def main() -> int:
                 got = play(python_dir, job)
                 rates[name].append(got["games"] * 3600 / got["seconds"])
                 sample_rates[name].append(got["samples"] * 3600 / got["seconds"])
-        row = {
-            "network": net.stem,
+        row: dict[str, int] = {
             **{f"games_per_hour[{k}]": round(statistics.median(v)) for k, v in rates.items()},
             **{
                 f"samples_per_hour[{k}]": round(statistics.median(v))
                 for k, v in sample_rates.items()
             },
         }
-        rows.append(row)
-        print(json.dumps(row), flush=True)
+        rows.append((net.stem, row))
+        print(json.dumps({"network": net.stem, **row}), flush=True)
     print()
     header = "| network | before (games/h) | after (games/h) | after / before |"
     rule = "|---|---|---|---|"
@@ -140,9 +142,9 @@ def main() -> int:
         rule += "---|"
     print(header)
     print(rule)
-    for row in rows:
+    for name, row in rows:
         b, a = row["games_per_hour[before]"], row["games_per_hour[after]"]
-        line = f"| {row['network']} | {b:,} | {a:,} | {a / b:.2f}x |"
+        line = f"| {name} | {b:,} | {a:,} | {a / b:.2f}x |"
         if caps is not None:
             c = row["games_per_hour[after, caps]"]
             s = row["samples_per_hour[after, caps]"] / row["samples_per_hour[after]"]
