@@ -10,7 +10,6 @@ import copy
 import json
 import pickle
 from collections import Counter
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -444,34 +443,3 @@ def test_affordability_matches_the_payment_list() -> None:
             legal = state.legal_action_ids()
             state.apply(legal[rng.below(len(legal))])
     assert checked > 1000
-
-
-TRACES = json.loads(
-    (Path(__file__).parent / "data" / "base" / "traces" / "playouts.json").read_text()
-)["games"]
-
-
-@ENGINE_PARAMS
-@pytest.mark.parametrize("game", TRACES, ids=[f"{g['players']}p-seed{g['seed']}" for g in TRACES])
-def test_recorded_playouts_replay(engine: ModuleType, game: dict[str, Any]) -> None:
-    state = engine.new_game(
-        "base", players=game["players"], seed=game["seed"], turn_cap=game["turn_cap"]
-    )
-    assert state.to_json() == game["start"]
-    rng = SplitMix64(game["playout_seed"])
-    for a in game["actions"]:
-        legal = state.legal_action_ids()
-        assert legal[rng.below(len(legal))] == a
-        state.apply(a)
-    assert state.to_json() == game["final"]
-    assert list(state.outcome().winners) == game["winners"]
-    assert state.outcome().reason == game["reason"]
-
-
-@pytest.mark.parametrize("game", TRACES, ids=[f"{g['players']}p-seed{g['seed']}" for g in TRACES])
-def test_random_playout_plays_the_recorded_game(game: dict[str, Any]) -> None:
-    state = ref.new_game(
-        "base", players=game["players"], seed=game["seed"], turn_cap=game["turn_cap"]
-    )
-    assert ref.random_playout(state, game["playout_seed"]) == len(game["actions"])
-    assert state.to_json() == game["final"]

@@ -1,24 +1,17 @@
-"""Marvel rule scenarios: positions built from a short spec, with expectations.
+"""The Marvel rule scenarios, written to ``scenarios.json`` by ``tests/data/make_golden.py``.
 
-``generate()`` builds every scenario as plain JSON data; the committed golden
-file ``tests/data/marvel/scenarios.json`` must equal it (a test checks this),
-and both engines run that file: the reference in ``test_marvel_scenarios.py``,
-the Rust engine in ``tests/marvel_scenarios.rs`` and through the bindings.
-
-A scenario is ``{"name", "rule", "state", "steps"}``; each step is one of
-``{"apply": text}``, ``{"legal": [texts]}``, ``{"outcome": null | {"winners", "reason"}}``,
-``{"expect": {dotted.path: value}}`` (paths into the state's full JSON).
+Positions are built from a short spec; every expectation is written by hand from the rules
+(rules/marvel.md), never computed by an engine. Each step here does one thing:
+``{"apply": text}``, ``{"legal": [texts]}``, ``{"outcome": null | {"winners", "reason"}}`` or
+``{"expect": {dotted.path: value}}`` (``tests/data/README.md`` has the whole step schema).
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 from splendor.reference.marvel.cards import load_data
 
-GOLDEN = Path(__file__).parent / "data" / "marvel" / "scenarios.json"
 STONES = {2: 4, 3: 5, 4: 7}
 
 
@@ -449,20 +442,3 @@ def generate() -> list[dict[str, Any]]:
         )
     )
     return out
-
-
-def write_golden() -> None:
-    """Regenerate the golden file (run by hand after changing a scenario)."""
-    GOLDEN.parent.mkdir(parents=True, exist_ok=True)
-    GOLDEN.write_text(json.dumps(generate(), indent=1, sort_keys=True) + "\n")
-
-
-def lookup(obj: Any, path: str) -> Any:
-    """The value at a dotted path (list indices as integers)."""
-    for part in path.split("."):
-        obj = obj[int(part)] if isinstance(obj, list) else obj[part]
-    return obj
-
-
-if __name__ == "__main__":
-    write_golden()

@@ -1,21 +1,16 @@
-"""Write the Splendor Duel scenario files (``python tests/data/duel/make_duel_scenarios.py``).
+"""The Splendor Duel rule scenarios, written to ``scenarios.json`` by ``tests/data/make_golden.py``.
 
 Each position is built from scratch (board picture, pyramid, tableaux, tokens;
 every card not placed goes to its deck in id order, every token not placed to
 the bag), and the reference engine only checks that it is valid. Every
-expectation below is written by hand from the rules (rules/duel.md, §6 items in
-the file names' comments), never computed by an engine.
+expectation below is written by hand from the rules (rules/duel.md, the section
+in each scenario's ``rule``), never computed by an engine.
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
-from splendor.reference import from_json
-
-HERE = Path(__file__).parent
 KINDS = "wugrkpy"
 TOTALS = (4, 4, 4, 4, 4, 2, 3)
 LEVELS = ((0, 30), (30, 54), (54, 67))
@@ -105,18 +100,18 @@ def holes(board: list[str], *cells: str) -> list[str]:
     return ["".join(r) for r in rows]
 
 
-SCENARIOS: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+SCENARIOS: list[dict[str, Any]] = []
 
 
-def scenario(name: str, state: dict[str, Any], steps: list[dict[str, Any]]) -> None:
-    SCENARIOS[name] = (state, steps)
+def scenario(name: str, rule: str, state: dict[str, Any], steps: list[dict[str, Any]]) -> None:
+    SCENARIOS.append({"name": name, "rule": rule, "state": state, "steps": steps})
 
 
 SPARSE = [".....", ".....", "gyg..", ".....", "ppg.."]
 
-# §4.2 A, §6.5: consecutive cells only, gold interrupts, any order of the cells.
 scenario(
     "line_takes_rows_gold_breaks",
+    "rules/duel.md §4.2 A, §6.5: consecutive cells only, gold interrupts, any order of the cells.",
     position(SPARSE, player(), player(privileges=1)),
     [
         {
@@ -151,6 +146,7 @@ scenario(
 DIAG = ["r....", ".r...", "..ry.", "...w.", "....."]
 scenario(
     "line_takes_diagonals_three_same_colour",
+    "rules/duel.md §4.2 A, §6.5: consecutive cells only, gold interrupts, any order of the cells.",
     position(DIAG, player(), player(privileges=1)),
     [
         {
@@ -173,6 +169,7 @@ scenario(
 ANTI = ["....r", "...r.", "..w..", ".....", "....."]
 scenario(
     "line_takes_anti_diagonal_no_penalty",
+    "rules/duel.md §4.2 A, §6.5: consecutive cells only, gold interrupts, any order of the cells.",
     position(ANTI, player(), player(privileges=1)),
     [
         {
@@ -189,9 +186,12 @@ scenario(
     ],
 )
 
-# §4.1 a, §6.5: privileges take any non-gold token, never gold, and give no penalty.
 scenario(
     "privileges_any_token_no_gold_no_penalty",
+    (
+        "rules/duel.md §4.1 a, §6.5: privileges take any non-gold token, never gold, and give "
+        "no penalty."
+    ),
     position(SPARSE, player(privileges=2), player(privileges=1)),
     [
         {"legal_has": ["privilege a5", "privilege c3"], "legal_lacks": ["privilege b3"]},
@@ -205,28 +205,42 @@ scenario(
     ],
 )
 
-# §4.1 privilege-gain rule, §6.2: from the opponent only when the supply is empty.
 BAGGED = holes(FULL_BOARD, "a1", "b1")  # w and u go back to the bag
 scenario(
     "privilege_from_opponent_only_when_supply_empty",
+    (
+        "rules/duel.md §4.1 privilege-gain rule, §6.2: from the opponent only when the supply "
+        "is empty."
+    ),
     position(BAGGED, player(privileges=2), player(privileges=1)),
     [{"apply": "replenish", "expect": {"players.0.privileges": 1, "players.1.privileges": 2}}],
 )
 scenario(
     "privilege_from_supply_when_available",
+    (
+        "rules/duel.md §4.1 privilege-gain rule, §6.2: from the opponent only when the supply "
+        "is empty."
+    ),
     position(BAGGED, player(privileges=2), player()),
     [{"apply": "replenish", "expect": {"players.0.privileges": 2, "players.1.privileges": 1}}],
 )
 scenario(
     "privilege_receiver_capped_at_three",
+    (
+        "rules/duel.md §4.1 privilege-gain rule, §6.2: from the opponent only when the supply "
+        "is empty."
+    ),
     position(BAGGED, player(), player(privileges=3)),
     [{"apply": "replenish", "expect": {"players.0.privileges": 0, "players.1.privileges": 3}}],
 )
 
-# §2 refill procedure: the spiral from the centre, empty cells only, until the bag is empty.
 SPIRAL_HOLES = holes(FULL_BOARD, "c3", "c4", "e5")  # spiral positions 0, 1 and 24
 scenario(
     "replenish_walks_the_spiral",
+    (
+        "rules/duel.md §2 refill procedure: the spiral from the centre, empty cells only, until "
+        "the bag is empty."
+    ),
     position(SPIRAL_HOLES, player("k1 w1 y1"), player()),
     [
         {"expect": {"bag": [0, 0, 0, 0, 0, 0, 0]}},
@@ -237,6 +251,10 @@ scenario(
 SPIRAL_BAG = holes(FULL_BOARD, "c3", "c4", "e5", "a1", "e1")
 scenario(
     "replenish_fills_spiral_order_until_bag_empty",
+    (
+        "rules/duel.md §2 refill procedure: the spiral from the centre, empty cells only, until "
+        "the bag is empty."
+    ),
     position(SPIRAL_BAG, player("w1 k1 y1"), player(privileges=1)),
     [
         {"expect": {"bag": [1, 0, 0, 0, 1, 0, 0]}},
@@ -255,9 +273,9 @@ scenario(
     ],
 )
 
-# §4.1, §6.6: privileges before replenishing, one replenish per turn.
 scenario(
     "optional_actions_in_order",
+    "rules/duel.md §4.1, §6.6: privileges before replenishing, one replenish per turn.",
     position(BAGGED, player(privileges=1), player()),
     [
         {"legal_has": ["privilege c3", "replenish"]},
@@ -267,10 +285,13 @@ scenario(
     ],
 )
 
-# §4.1 forced replenish: no mandatory action possible -> replenish is the only choice.
 GOLD_ONLY = [".....", ".y...", "..y..", "...y.", "....."]
 scenario(
     "forced_replenish",
+    (
+        "rules/duel.md §4.1 forced replenish: no mandatory action possible -> replenish is the "
+        "only choice."
+    ),
     position(
         GOLD_ONLY,
         player(reserved=((60, False), (61, False), (62, False))),
@@ -283,9 +304,12 @@ scenario(
     ],
 )
 
-# §4.2 B: gold from any cell, then a face-up card or a blind deck card; at most 3 reserved.
 scenario(
     "reserve_gold_then_card",
+    (
+        "rules/duel.md §4.2 B: gold from any cell, then a face-up card or a blind deck card; at "
+        "most 3 reserved."
+    ),
     position(GOLD_ONLY, player(), player()),
     [
         {"legal": ["replenish", "gold b2", "gold c3", "gold d4"]},
@@ -321,6 +345,10 @@ scenario(
 )
 scenario(
     "reserve_limit_three",
+    (
+        "rules/duel.md §4.2 B: gold from any cell, then a face-up card or a blind deck card; at "
+        "most 3 reserved."
+    ),
     position(
         GOLD_ONLY,
         player(reserved=((60, False), (61, False), (62, True))),
@@ -329,10 +357,10 @@ scenario(
     [{"legal_lacks": ["gold b2"]}],
 )
 
-# §4.2 C: gold pays for a pearl; several payments -> a choice.
 PAY_BOARD = ["wu...", ".....", ".....", ".....", "....."]
 scenario(
     "gold_pays_pearl",
+    "rules/duel.md §4.2 C: gold pays for a pearl; several payments -> a choice.",
     position(
         PAY_BOARD,
         player("g2 r2 y1"),
@@ -356,6 +384,7 @@ scenario(
 )
 scenario(
     "payment_choice",
+    "rules/duel.md §4.2 C: gold pays for a pearl; several payments -> a choice.",
     position(
         PAY_BOARD,
         player("g2 r2 p1 y1"),
@@ -372,9 +401,9 @@ scenario(
     ],
 )
 
-# Double bonus counts 2 (§1, §6.1).
 scenario(
     "double_bonus_counts_two",
+    "rules/duel.md §1, §6.1: a double bonus counts 2.",
     position(
         PAY_BOARD,
         player("w1", cards=(33,)),
@@ -384,10 +413,13 @@ scenario(
     [{"apply": "buy 1.1", "expect": {"players.0.tokens": [0] * 7, "players.0.cards": [21, 33]}}],
 )
 
-# §6.3: a joker needs a real coloured card; with one colour it is placed there at once.
 JOKER_PYRAMID = ((25, 1, 2, 3, 4), (30, 31, 32, 33), (54, 55, 56))
 scenario(
     "joker_needs_a_coloured_card",
+    (
+        "rules/duel.md §6.3: a joker needs a real coloured card; with one colour it is placed "
+        "there at once."
+    ),
     position(PAY_BOARD, player("k4 p1", cards=(29,)), player(), pyramid=JOKER_PYRAMID),
     [
         {"legal_lacks": ["buy 1.1"]},
@@ -396,15 +428,19 @@ scenario(
 )
 scenario(
     "joker_placed_on_the_only_colour",
+    (
+        "rules/duel.md §6.3: a joker needs a real coloured card; with one colour it is placed "
+        "there at once."
+    ),
     position(PAY_BOARD, player("k4 p1", cards=(5,)), player(), pyramid=JOKER_PYRAMID),
     [
         {"apply": "buy 1.1", "expect": {"players.0.jokers": [[25, 1]], "current": 1}},
     ],
 )
 
-# §6.4, §4.3: the wild+again card: choose a colour, then take another turn.
 scenario(
     "wild_again_card",
+    "rules/duel.md §6.4, §4.3: the wild+again card: choose a colour, then take another turn.",
     position(
         PAY_BOARD,
         player("r4 y3", cards=(0, 15)),
@@ -422,10 +458,13 @@ scenario(
     ],
 )
 
-# §6.8: a level-3 joker with 3 crowns bought at 0 crowns gives a royal at once; the
-# steal royal never takes gold (§6.7) and asks which kind when there are several.
 scenario(
     "joker_crowns_royal_then_steal",
+    (
+        "rules/duel.md §6.8: a level-3 joker with 3 crowns bought at 0 crowns gives a royal at "
+        "once; the steal royal never takes gold (§6.7) and asks which kind when there are "
+        "several."
+    ),
     position(
         PAY_BOARD,
         player("k4 y3", cards=(20,)),
@@ -452,9 +491,9 @@ scenario(
     ],
 )
 
-# §6.8: crossing 3 gives a royal; going from 3 to 4 does not.
 scenario(
     "royal_on_crossing_three",
+    "rules/duel.md §6.8: crossing 3 gives a royal; going from 3 to 4 does not.",
     position(
         PAY_BOARD,
         player("r3", cards=(1, 6)),
@@ -471,6 +510,7 @@ scenario(
 )
 scenario(
     "no_royal_after_crossing",
+    "rules/duel.md §6.8: crossing 3 gives a royal; going from 3 to 4 does not.",
     position(
         PAY_BOARD,
         player("k3", cards=(1, 6, 11), royals=(3,)),
@@ -485,10 +525,13 @@ scenario(
     ],
 )
 
-# §6.7: `token` takes the card's own colour; nothing when there is none; `steal` never gold.
 TOKEN_BOARD = ["w.u..", ".....", "..w..", ".....", "....."]
 scenario(
     "token_ability_own_colour",
+    (
+        "rules/duel.md §6.7: `token` takes the card's own colour; nothing when there is none; "
+        "`steal` never gold."
+    ),
     position(TOKEN_BOARD, player("r2 k2"), player()),
     [
         {"apply": "buy 1.4", "expect": {"phase": "token", "pending_card": 3}},
@@ -501,6 +544,10 @@ scenario(
 )
 scenario(
     "token_ability_nothing_to_take",
+    (
+        "rules/duel.md §6.7: `token` takes the card's own colour; nothing when there is none; "
+        "`steal` never gold."
+    ),
     position(
         PAY_BOARD,
         player("u2 g2"),
@@ -511,6 +558,10 @@ scenario(
 )
 scenario(
     "steal_never_gold",
+    (
+        "rules/duel.md §6.7: `token` takes the card's own colour; nothing when there is none; "
+        "`steal` never gold."
+    ),
     position(
         PAY_BOARD,
         player("g4 k3"),
@@ -529,9 +580,9 @@ scenario(
     ],
 )
 
-# §6.9: a colour counts its jokers; points-only cards do not count.
 scenario(
     "colour_victory_counts_jokers",
+    "rules/duel.md §6.9: a colour counts its jokers; points-only cards do not count.",
     position(
         PAY_BOARD,
         player("w2 u3", cards=(61, 42, 44, 27, 0), jokers=((27, 3),)),
@@ -548,6 +599,7 @@ scenario(
 )
 scenario(
     "colour_victory_excludes_points_only_cards",
+    "rules/duel.md §6.9: a colour counts its jokers; points-only cards do not count.",
     position(
         PAY_BOARD,
         player("w2 u3", cards=(61, 42, 44, 29)),
@@ -557,11 +609,14 @@ scenario(
     [{"apply": "buy 1.1", "outcome": None, "expect": {"current": 1}, "scores": [12, 0]}],
 )
 
-# §4.5, §6.10: discard to 10 first, then the victory check; no extra turn after a win.
 WIN_CARDS = (55, 57, 59, 63, 30, 6)  # 18 points, 2 crowns
 WIN_PYRAMID = ((11, 2, 3, 4, 5), (31, 32, 33, 34), (54, 56, 58))
 scenario(
     "discard_before_victory",
+    (
+        "rules/duel.md §4.5, §6.10: discard to 10 first, then the victory check; no extra turn "
+        "after a win."
+    ),
     position(
         PAY_BOARD, player("u3 g3 r3 k3 p1", cards=WIN_CARDS), player("k1"), pyramid=WIN_PYRAMID
     ),
@@ -578,6 +633,10 @@ scenario(
 )
 scenario(
     "victory_before_extra_turn",
+    (
+        "rules/duel.md §4.5, §6.10: discard to 10 first, then the victory check; no extra turn "
+        "after a win."
+    ),
     position(PAY_BOARD, player("r3", cards=WIN_CARDS), player(), pyramid=WIN_PYRAMID),
     [
         {"apply": "buy 1.1"},
@@ -590,9 +649,9 @@ scenario(
     ],
 )
 
-# §4.6: only the active player is checked for victory.
 scenario(
     "only_active_player_wins",
+    "rules/duel.md §4.6: only the active player is checked for victory.",
     position(
         PAY_BOARD,
         player(),
@@ -606,6 +665,7 @@ scenario(
 )
 scenario(
     "crowns_victory",
+    "rules/duel.md §4.6: 10 or more crowns win at the end of the turn.",
     position(
         PAY_BOARD,
         player("u1 g1 r1 p1", cards=(54, 56, 58, 60, 1), royals=(0, 3)),
@@ -615,9 +675,9 @@ scenario(
     [{"apply": "buy 2.3", "outcome": {"winners": [0], "reason": "crowns"}}],
 )
 
-# §4.5: over 10 tokens -> discard one at a time (gold included), down to 10.
 scenario(
     "discard_to_ten",
+    "rules/duel.md §4.5: over 10 tokens -> discard one at a time (gold included), down to 10.",
     position(PAY_BOARD, player("w3 u3 g2 y2"), player()),
     [
         {"apply": "take a1", "expect": {"phase": "discard", "current": 0}},
@@ -629,14 +689,15 @@ scenario(
     ],
 )
 
-# again ability (L1 card) and the privilege ability (L2 card).
 scenario(
     "again_card_extra_turn",
+    "rules/duel.md §4.3: the again ability (level-1 card) gives another turn.",
     position(PAY_BOARD, player("u2 g2 p1"), player()),
     [{"apply": "buy 1.3", "expect": {"current": 0, "turn": 1, "again": False, "phase": "main"}}],
 )
 scenario(
     "privilege_ability",
+    "rules/duel.md §4.3: the privilege ability (level-2 card) gives a privilege.",
     position(
         PAY_BOARD,
         player("u2 g4 p1"),
@@ -646,10 +707,12 @@ scenario(
     [{"apply": "buy 2.3", "expect": {"players.0.privileges": 1, "players.1.privileges": 1}}],
 )
 
-# Engine ruling: `pass` only when no action at all exists (board of gold, empty bag, 3 reserved,
-# nothing affordable); it ends the turn (here into the discard down to 10).
 scenario(
     "pass_only_when_nothing_else",
+    (
+        "Engine ruling: `pass` only when no action at all exists (board of gold, empty bag, 3 "
+        "reserved, nothing affordable); it ends the turn (here into the discard down to 10)."
+    ),
     position(
         GOLD_ONLY,
         player("w2 u2 g2 r2 k2 p2", reserved=((49, False), (61, False), (63, True))),
@@ -664,9 +727,9 @@ scenario(
     ],
 )
 
-# Turn cap: the game ends truncated with no winner.
 scenario(
     "turn_cap_truncates",
+    "Turn cap: the game ends truncated with no winner.",
     position(PAY_BOARD, player(), player(), current=1, turn=1, turn_cap=1),
     [
         {
@@ -678,16 +741,6 @@ scenario(
 )
 
 
-def main() -> None:
-    for old in HERE.glob("*.json"):
-        if old.name != "golden_playouts.json":
-            old.unlink()
-    for name, (state, steps) in SCENARIOS.items():
-        text = json.dumps(state, sort_keys=True, separators=(",", ":"))
-        from_json(text)  # the position must be valid
-        out = {"state": state, "steps": steps}
-        (HERE / f"{name}.json").write_text(json.dumps(out, indent=1) + "\n")
-
-
-if __name__ == "__main__":
-    main()
+def generate() -> list[dict[str, Any]]:
+    """Every Duel scenario, in the order written above."""
+    return SCENARIOS

@@ -1,4 +1,4 @@
-"""Write the base-game scenario files (``python tests/data/base/make_scenarios.py``).
+"""The base-game rule scenarios, written to ``scenarios.json`` by ``tests/data/make_golden.py``.
 
 Each position starts from a real dealt game and is edited by moving cards and
 tokens (so cards and tokens stay conserved); the reference engine only checks
@@ -8,13 +8,9 @@ rules (rules/base.md), never computed by an engine.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
-from positions import LETTERS, Pos, cards_where, cost
-
-HERE = Path(__file__).parent
+from base_builder import LETTERS, Pos, cards_where, cost
 
 SCENARIOS: dict[str, dict[str, Any]] = {}
 
@@ -608,7 +604,9 @@ def returns() -> None:
     )
 
 
-def main() -> None:
+def generate() -> list[dict[str, Any]]:
+    """Every base-game scenario, in the order of the rule groups above."""
+    SCENARIOS.clear()
     for make in (
         no_legal_action,
         stalled,
@@ -621,12 +619,4 @@ def main() -> None:
         returns,
     ):
         make()
-    for old in HERE.glob("*.json"):
-        old.unlink()
-    for name, body in SCENARIOS.items():
-        (HERE / f"{name}.json").write_text(json.dumps(body, indent=1, sort_keys=True) + "\n")
-    print(f"wrote {len(SCENARIOS)} scenarios")
-
-
-if __name__ == "__main__":
-    main()
+    return list(SCENARIOS.values())
