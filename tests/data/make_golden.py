@@ -83,7 +83,7 @@ def record(
         legal = state.legal_action_ids()
         actions.append(legal[rng.below(len(legal))])
         legal_lengths.append(len(legal))
-        state.apply(actions[-1])
+        state.apply_unchecked(actions[-1])  # drawn from the legal list
     outcome = state.outcome()
     assert outcome is not None
     return {
