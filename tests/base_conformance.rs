@@ -1,7 +1,14 @@
 //! Conformance: random games to the end with every invariant checked after
-//! every decision, for 2, 3 and 4 players.
+//! every decision, for 2, 3 and 4 players; the documented deal, bad configs,
+//! determinism, the state's size, apply against the legal list and perft.
+//! (The rulings are scenarios: `tests/data/base/scenarios.json`, run by
+//! `tests/golden.rs`.)
 
-use splendor::game::{ActionList, Config, EndReason, Game};
+mod base_common;
+
+use base_common::{new_game, to_value};
+use serde_json::json;
+use splendor::game::{Action, ActionList, Config, EndReason, Game, GameError};
 use splendor::rng::SplitMix64;
 use splendor::variants::base::cards::{self, NUM_CARDS};
 use splendor::variants::base::state::{setup_bank, BaseState, Phase};
@@ -155,4 +162,137 @@ fn random_games_three_players() {
 #[test]
 fn random_games_four_players() {
     run(4);
+}
+
+#[test]
+fn setup_follows_the_documented_draw_order() {
+    for (players, seed) in [(2u8, 0u64), (3, 7), (4, 123_456_789)] {
+        let s = new_game(players, seed);
+        let v = to_value(&s);
+        let mut rng = SplitMix64::new(seed);
+        for (l, (lo, hi)) in [(0u64, 40u64), (40, 70), (70, 90)].into_iter().enumerate() {
+            let mut deck: Vec<u64> = (lo..hi).collect();
+            rng.shuffle(&mut deck);
+            assert_eq!(v["board"][l], json!(deck[..4]));
+            assert_eq!(v["decks"][l], json!(deck[4..]));
+        }
+        let mut nobles: Vec<u64> = (0..10).collect();
+        rng.shuffle(&mut nobles);
+        assert_eq!(v["nobles"], json!(nobles[..players as usize + 1]));
+        let g = [4, 5, 7][players as usize - 2];
+        assert_eq!(
+            v["bank"],
+            json!([g, g, g, g, g, 5]),
+            "gems per colour, gold always 5"
+        );
+        assert_eq!(v["current"], json!(0));
+        assert_eq!(v["phase"], json!("main"));
+    }
+}
+
+#[test]
+fn bad_configs_are_errors() {
+    for n in [0u8, 1, 5] {
+        let r = BaseState::new_game(&Config {
+            num_players: n,
+            seed: 0,
+            turn_cap: 100,
+        });
+        assert!(matches!(r, Err(GameError::Config(_))));
+    }
+    let r = BaseState::new_game(&Config {
+        num_players: 2,
+        seed: 0,
+        turn_cap: 0,
+    });
+    assert!(matches!(r, Err(GameError::Config(_))));
+}
+
+#[test]
+fn seeded_games_are_deterministic() {
+    for seed in [0u64, 1, 99] {
+        let play_out = || {
+            let mut s = new_game(3, seed);
+            let mut rng = SplitMix64::new(seed);
+            let n = splendor::playout::random_playout(&mut s, &mut rng);
+            (n, s.to_json(None))
+        };
+        assert_eq!(play_out(), play_out());
+    }
+    assert_ne!(new_game(2, 1).to_json(None), new_game(2, 2).to_json(None));
+}
+
+#[test]
+fn state_is_small() {
+    assert_eq!(std::mem::size_of::<BaseState>(), 288);
+}
+
+#[test]
+fn apply_accepts_exactly_the_listed_actions() {
+    let mut list = splendor::ActionList::new();
+    for seed in 0..12u64 {
+        let mut s = new_game(2 + (seed % 3) as u8, seed);
+        let mut rng = SplitMix64::new(seed);
+        while !s.is_terminal() {
+            s.legal_actions(&mut list);
+            for id in 0..329u16 {
+                let mut t = s;
+                let r = t.apply(Action(id));
+                assert_eq!(
+                    r.is_ok(),
+                    list.contains(Action(id)),
+                    "id {id} in {}",
+                    s.to_json(None)
+                );
+                if r.is_err() {
+                    assert_eq!(t, s);
+                }
+            }
+            s.apply_unchecked(list.as_slice()[rng.below(list.len() as u64) as usize]);
+        }
+    }
+}
+
+fn perft(s: &BaseState, depth: u32) -> u64 {
+    if depth == 0 || s.is_terminal() {
+        return 1;
+    }
+    let mut list = splendor::ActionList::new();
+    s.legal_actions(&mut list);
+    list.as_slice()
+        .iter()
+        .map(|&a| {
+            let mut c = *s;
+            c.apply_unchecked(a);
+            perft(&c, depth - 1)
+        })
+        .sum()
+}
+
+#[test]
+fn perft_counts_match_the_reference_engine() {
+    // Leaf counts at depth 3 after `pre` random decisions (rng.below on the
+    // legal list, SplitMix64(seed)); the same numbers come out of
+    // splendor.reference's BaseState.
+    for (players, seed, pre, want) in [
+        (2u8, 0u64, 0, 24_190u64),
+        (3, 7, 30, 788),
+        (4, 11, 50, 101),
+        (2, 5, 45, 9),
+        (3, 2, 20, 935),
+        (4, 3, 10, 21_567),
+    ] {
+        let mut s = new_game(players, seed);
+        let mut rng = SplitMix64::new(seed);
+        let mut list = splendor::ActionList::new();
+        for _ in 0..pre {
+            s.legal_actions(&mut list);
+            s.apply_unchecked(list.as_slice()[rng.below(list.len() as u64) as usize]);
+        }
+        assert_eq!(
+            perft(&s, 3),
+            want,
+            "{players} players, seed {seed}, after {pre}"
+        );
+    }
 }

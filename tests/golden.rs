@@ -3,14 +3,15 @@
 //! bindings). One runner, generic over the variant:
 //! - `scenarios.json`: each position loads and prints back unchanged, then each step may apply an
 //!   action (or expect an error from it, the state unchanged) and checks the legal action texts,
-//!   fields of the full JSON, the scores, the outcome and the returns, all written by hand;
+//!   fields of the full JSON and of a seat's view, the scores, the outcome and the returns, all
+//!   written by hand;
 //! - `traces.json`: the reference engine's seeded games are dealt again and replayed, checking
 //!   the chosen action, the legal list's length and the snapshots at every decision (checked and
 //!   unchecked apply must agree), then the end: full JSON, seat 1's view, outcome and scores;
 //!   `random_playout` from the start with the playout seed must play the same game.
 
 use serde_json::Value;
-use splendor::game::{Action, ActionList, Config, Game, GameError};
+use splendor::game::{Action, ActionList, Config, Game, GameError, Player};
 use splendor::playout::random_playout;
 use splendor::rng::SplitMix64;
 use splendor::variants::base::BaseState;
@@ -76,9 +77,12 @@ fn error_name(e: &GameError) -> &'static str {
 }
 
 fn run_step<G: Game>(s: &mut G, step: &Value, at: &str) {
-    if let Some(text) = step.get("apply") {
-        let text = text.as_str().expect("an action text");
-        let result = G::parse_action(text).and_then(|a| s.apply(a));
+    if let Some(action) = step.get("apply") {
+        let result = match action.as_u64() {
+            Some(id) => s.apply(Action(u16::try_from(id).expect("an action id"))),
+            None => G::parse_action(action.as_str().expect("an action text or id"))
+                .and_then(|a| s.apply(a)),
+        };
         match step.get("error") {
             Some(want) => {
                 let before = s.to_json(None);
@@ -119,6 +123,15 @@ fn run_step<G: Game>(s: &mut G, step: &Value, at: &str) {
     if let Some(expect) = step.get("expect") {
         for (path, want) in expect.as_object().expect("an object of paths") {
             assert_eq!(field(&full, path), want, "{at}: {path}");
+        }
+    }
+    if let Some(views) = step.get("view") {
+        for (seat, paths) in views.as_object().expect("an object of seats") {
+            let seat: Player = seat.parse().expect("a seat");
+            let view: Value = serde_json::from_str(&s.to_json(Some(seat))).expect("a view parses");
+            for (path, want) in paths.as_object().expect("an object of paths") {
+                assert_eq!(field(&view, path), want, "{at}: seat {seat} sees {path}");
+            }
         }
     }
     if let Some(want) = step.get("scores") {

@@ -4,7 +4,8 @@ For each variant (``tests/data/README.md`` has the schema):
 
 - ``scenarios.json``: each position must load and print back unchanged; each step may apply an
   action (or expect an error from it, with the state unchanged) and then checks the legal action
-  texts, fields of the full JSON, the scores, the outcome and the returns, all written by hand;
+  texts, fields of the full JSON and of a seat's view, the scores, the outcome and the returns,
+  all written by hand;
 - ``traces.json``: each seeded game of the reference engine is dealt again and replayed, the
   chosen action, the legal list's length and the periodic snapshots checked at every decision,
   and the end (full JSON, seat 1's view, outcome, scores) compared; ``random_playout`` from the
@@ -103,6 +104,10 @@ def run_step(state: Any, step: dict[str, Any], where: str) -> None:
     full = json.loads(state.to_json())
     for path, value in step.get("expect", {}).items():
         assert field(full, path) == value, f"{where}: {path}"
+    for seat, paths in step.get("view", {}).items():
+        view = json.loads(state.to_json(int(seat)))
+        for path, value in paths.items():
+            assert field(view, path) == value, f"{where}: seat {seat} sees {path}"
     if "scores" in step:
         assert list(state.scores()) == step["scores"], where
     if "outcome" in step:

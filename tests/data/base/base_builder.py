@@ -14,6 +14,29 @@ from splendor.reference import from_json, new_game
 from splendor.reference.base.cards import CARDS
 
 LETTERS = "wugrky"
+TRIPLES = [
+    "take wug",
+    "take wur",
+    "take wuk",
+    "take wgr",
+    "take wgk",
+    "take wrk",
+    "take ugr",
+    "take ugk",
+    "take urk",
+    "take grk",
+]
+"""The ten take-3 actions, in id order."""
+
+SCENARIOS: dict[str, dict[str, Any]] = {}
+"""The scenarios made so far, by name (``base_scenarios.generate`` fills it)."""
+
+
+def scenario(name: str, rule: str, state: dict[str, Any], steps: list[dict[str, Any]]) -> None:
+    """Add a scenario: ``state`` a full-state JSON object, ``steps`` as tests/data/README.md has."""
+    if name in SCENARIOS:
+        raise ValueError(f"two scenarios are named {name}")
+    SCENARIOS[name] = {"name": name, "rule": rule, "state": state, "steps": steps}
 
 
 def level_of(card: int) -> int:

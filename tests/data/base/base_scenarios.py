@@ -10,13 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from base_builder import LETTERS, Pos, cards_where, cost
-
-SCENARIOS: dict[str, dict[str, Any]] = {}
-
-
-def scenario(name: str, rule: str, state: dict[str, Any], steps: list[dict[str, Any]]) -> None:
-    SCENARIOS[name] = {"name": name, "rule": rule, "state": state, "steps": steps}
+import base_rulings
+from base_builder import LETTERS, SCENARIOS, TRIPLES, Pos, cards_where, cost, scenario
 
 
 def needs_red_or_black(c: int) -> bool:
@@ -115,20 +110,6 @@ def stalled() -> None:
             },
         ],
     )
-
-
-TRIPLES = [
-    "take wug",
-    "take wur",
-    "take wuk",
-    "take wgr",
-    "take wgk",
-    "take wrk",
-    "take ugr",
-    "take ugk",
-    "take urk",
-    "take grk",
-]
 
 
 def few_colours() -> None:
@@ -617,6 +598,7 @@ def generate() -> list[dict[str, Any]]:
         nobles,
         ending,
         returns,
+        *base_rulings.MAKERS,
     ):
         make()
     return list(SCENARIOS.values())
