@@ -109,9 +109,12 @@ def scenario(name: str, rule: str, state: dict[str, Any], steps: list[dict[str, 
 
 SPARSE = [".....", ".....", "gyg..", ".....", "ppg.."]
 
+LINES = (
+    "rules/duel.md §4.2 A, §6.5: consecutive cells only, gold interrupts, any order of the cells."
+)
 scenario(
     "line_takes_rows_gold_breaks",
-    "rules/duel.md §4.2 A, §6.5: consecutive cells only, gold interrupts, any order of the cells.",
+    LINES,
     position(SPARSE, player(), player(privileges=1)),
     [
         {
@@ -146,7 +149,7 @@ scenario(
 DIAG = ["r....", ".r...", "..ry.", "...w.", "....."]
 scenario(
     "line_takes_diagonals_three_same_colour",
-    "rules/duel.md §4.2 A, §6.5: consecutive cells only, gold interrupts, any order of the cells.",
+    LINES,
     position(DIAG, player(), player(privileges=1)),
     [
         {
@@ -169,7 +172,7 @@ scenario(
 ANTI = ["....r", "...r.", "..w..", ".....", "....."]
 scenario(
     "line_takes_anti_diagonal_no_penalty",
-    "rules/duel.md §4.2 A, §6.5: consecutive cells only, gold interrupts, any order of the cells.",
+    LINES,
     position(ANTI, player(), player(privileges=1)),
     [
         {
@@ -206,41 +209,36 @@ scenario(
 )
 
 BAGGED = holes(FULL_BOARD, "a1", "b1")  # w and u go back to the bag
+PRIVILEGE_GAIN = (
+    "rules/duel.md §4.1 privilege-gain rule, §6.2: from the opponent only when the supply is empty."
+)
 scenario(
     "privilege_from_opponent_only_when_supply_empty",
-    (
-        "rules/duel.md §4.1 privilege-gain rule, §6.2: from the opponent only when the supply "
-        "is empty."
-    ),
+    PRIVILEGE_GAIN,
     position(BAGGED, player(privileges=2), player(privileges=1)),
     [{"apply": "replenish", "expect": {"players.0.privileges": 1, "players.1.privileges": 2}}],
 )
 scenario(
     "privilege_from_supply_when_available",
-    (
-        "rules/duel.md §4.1 privilege-gain rule, §6.2: from the opponent only when the supply "
-        "is empty."
-    ),
+    PRIVILEGE_GAIN,
     position(BAGGED, player(privileges=2), player()),
     [{"apply": "replenish", "expect": {"players.0.privileges": 2, "players.1.privileges": 1}}],
 )
 scenario(
     "privilege_receiver_capped_at_three",
-    (
-        "rules/duel.md §4.1 privilege-gain rule, §6.2: from the opponent only when the supply "
-        "is empty."
-    ),
+    PRIVILEGE_GAIN,
     position(BAGGED, player(), player(privileges=3)),
     [{"apply": "replenish", "expect": {"players.0.privileges": 0, "players.1.privileges": 3}}],
 )
 
 SPIRAL_HOLES = holes(FULL_BOARD, "c3", "c4", "e5")  # spiral positions 0, 1 and 24
+REFILL = (
+    "rules/duel.md §2 refill procedure: the spiral from the centre, empty cells only, until "
+    "the bag is empty."
+)
 scenario(
     "replenish_walks_the_spiral",
-    (
-        "rules/duel.md §2 refill procedure: the spiral from the centre, empty cells only, until "
-        "the bag is empty."
-    ),
+    REFILL,
     position(SPIRAL_HOLES, player("k1 w1 y1"), player()),
     [
         {"expect": {"bag": [0, 0, 0, 0, 0, 0, 0]}},
@@ -251,10 +249,7 @@ scenario(
 SPIRAL_BAG = holes(FULL_BOARD, "c3", "c4", "e5", "a1", "e1")
 scenario(
     "replenish_fills_spiral_order_until_bag_empty",
-    (
-        "rules/duel.md §2 refill procedure: the spiral from the centre, empty cells only, until "
-        "the bag is empty."
-    ),
+    REFILL,
     position(SPIRAL_BAG, player("w1 k1 y1"), player(privileges=1)),
     [
         {"expect": {"bag": [1, 0, 0, 0, 1, 0, 0]}},
@@ -304,12 +299,13 @@ scenario(
     ],
 )
 
+RESERVE = (
+    "rules/duel.md §4.2 B: gold from any cell, then a face-up card or a blind deck card; at "
+    "most 3 reserved."
+)
 scenario(
     "reserve_gold_then_card",
-    (
-        "rules/duel.md §4.2 B: gold from any cell, then a face-up card or a blind deck card; at "
-        "most 3 reserved."
-    ),
+    RESERVE,
     position(GOLD_ONLY, player(), player()),
     [
         {"legal": ["replenish", "gold b2", "gold c3", "gold d4"]},
@@ -345,10 +341,7 @@ scenario(
 )
 scenario(
     "reserve_limit_three",
-    (
-        "rules/duel.md §4.2 B: gold from any cell, then a face-up card or a blind deck card; at "
-        "most 3 reserved."
-    ),
+    RESERVE,
     position(
         GOLD_ONLY,
         player(reserved=((60, False), (61, False), (62, True))),
@@ -358,9 +351,10 @@ scenario(
 )
 
 PAY_BOARD = ["wu...", ".....", ".....", ".....", "....."]
+PAYING = "rules/duel.md §4.2 C: gold pays for a pearl; several payments -> a choice."
 scenario(
     "gold_pays_pearl",
-    "rules/duel.md §4.2 C: gold pays for a pearl; several payments -> a choice.",
+    PAYING,
     position(
         PAY_BOARD,
         player("g2 r2 y1"),
@@ -384,7 +378,7 @@ scenario(
 )
 scenario(
     "payment_choice",
-    "rules/duel.md §4.2 C: gold pays for a pearl; several payments -> a choice.",
+    PAYING,
     position(
         PAY_BOARD,
         player("g2 r2 p1 y1"),
@@ -414,12 +408,13 @@ scenario(
 )
 
 JOKER_PYRAMID = ((25, 1, 2, 3, 4), (30, 31, 32, 33), (54, 55, 56))
+JOKERS = (
+    "rules/duel.md §6.3: a joker needs a real coloured card; with one colour it is placed "
+    "there at once."
+)
 scenario(
     "joker_needs_a_coloured_card",
-    (
-        "rules/duel.md §6.3: a joker needs a real coloured card; with one colour it is placed "
-        "there at once."
-    ),
+    JOKERS,
     position(PAY_BOARD, player("k4 p1", cards=(29,)), player(), pyramid=JOKER_PYRAMID),
     [
         {"legal_lacks": ["buy 1.1"]},
@@ -428,10 +423,7 @@ scenario(
 )
 scenario(
     "joker_placed_on_the_only_colour",
-    (
-        "rules/duel.md §6.3: a joker needs a real coloured card; with one colour it is placed "
-        "there at once."
-    ),
+    JOKERS,
     position(PAY_BOARD, player("k4 p1", cards=(5,)), player(), pyramid=JOKER_PYRAMID),
     [
         {"apply": "buy 1.1", "expect": {"players.0.jokers": [[25, 1]], "current": 1}},
@@ -491,9 +483,10 @@ scenario(
     ],
 )
 
+ROYALS = "rules/duel.md §6.8: crossing 3 gives a royal; going from 3 to 4 does not."
 scenario(
     "royal_on_crossing_three",
-    "rules/duel.md §6.8: crossing 3 gives a royal; going from 3 to 4 does not.",
+    ROYALS,
     position(
         PAY_BOARD,
         player("r3", cards=(1, 6)),
@@ -510,7 +503,7 @@ scenario(
 )
 scenario(
     "no_royal_after_crossing",
-    "rules/duel.md §6.8: crossing 3 gives a royal; going from 3 to 4 does not.",
+    ROYALS,
     position(
         PAY_BOARD,
         player("k3", cards=(1, 6, 11), royals=(3,)),
@@ -526,12 +519,13 @@ scenario(
 )
 
 TOKEN_BOARD = ["w.u..", ".....", "..w..", ".....", "....."]
+ABILITIES = (
+    "rules/duel.md §6.7: `token` takes the card's own colour; nothing when there is none; "
+    "`steal` never gold."
+)
 scenario(
     "token_ability_own_colour",
-    (
-        "rules/duel.md §6.7: `token` takes the card's own colour; nothing when there is none; "
-        "`steal` never gold."
-    ),
+    ABILITIES,
     position(TOKEN_BOARD, player("r2 k2"), player()),
     [
         {"apply": "buy 1.4", "expect": {"phase": "token", "pending_card": 3}},
@@ -544,10 +538,7 @@ scenario(
 )
 scenario(
     "token_ability_nothing_to_take",
-    (
-        "rules/duel.md §6.7: `token` takes the card's own colour; nothing when there is none; "
-        "`steal` never gold."
-    ),
+    ABILITIES,
     position(
         PAY_BOARD,
         player("u2 g2"),
@@ -558,10 +549,7 @@ scenario(
 )
 scenario(
     "steal_never_gold",
-    (
-        "rules/duel.md §6.7: `token` takes the card's own colour; nothing when there is none; "
-        "`steal` never gold."
-    ),
+    ABILITIES,
     position(
         PAY_BOARD,
         player("g4 k3"),
@@ -580,9 +568,10 @@ scenario(
     ],
 )
 
+COLOUR_VICTORY = "rules/duel.md §6.9: a colour counts its jokers; points-only cards do not count."
 scenario(
     "colour_victory_counts_jokers",
-    "rules/duel.md §6.9: a colour counts its jokers; points-only cards do not count.",
+    COLOUR_VICTORY,
     position(
         PAY_BOARD,
         player("w2 u3", cards=(61, 42, 44, 27, 0), jokers=((27, 3),)),
@@ -599,7 +588,7 @@ scenario(
 )
 scenario(
     "colour_victory_excludes_points_only_cards",
-    "rules/duel.md §6.9: a colour counts its jokers; points-only cards do not count.",
+    COLOUR_VICTORY,
     position(
         PAY_BOARD,
         player("w2 u3", cards=(61, 42, 44, 29)),
@@ -611,12 +600,13 @@ scenario(
 
 WIN_CARDS = (55, 57, 59, 63, 30, 6)  # 18 points, 2 crowns
 WIN_PYRAMID = ((11, 2, 3, 4, 5), (31, 32, 33, 34), (54, 56, 58))
+END_OF_TURN = (
+    "rules/duel.md §4.5, §6.10: discard to 10 first, then the victory check; no extra turn "
+    "after a win."
+)
 scenario(
     "discard_before_victory",
-    (
-        "rules/duel.md §4.5, §6.10: discard to 10 first, then the victory check; no extra turn "
-        "after a win."
-    ),
+    END_OF_TURN,
     position(
         PAY_BOARD, player("u3 g3 r3 k3 p1", cards=WIN_CARDS), player("k1"), pyramid=WIN_PYRAMID
     ),
@@ -633,10 +623,7 @@ scenario(
 )
 scenario(
     "victory_before_extra_turn",
-    (
-        "rules/duel.md §4.5, §6.10: discard to 10 first, then the victory check; no extra turn "
-        "after a win."
-    ),
+    END_OF_TURN,
     position(PAY_BOARD, player("r3", cards=WIN_CARDS), player(), pyramid=WIN_PYRAMID),
     [
         {"apply": "buy 1.1"},
