@@ -5,7 +5,10 @@
 //!
 //! `floor bench` runs the pass; `floor count VARIANT PLAYERS GAMES` plays that
 //! many seeded random games with their setup and prints the number of
-//! decisions (the workload `valgrind --tool=callgrind` counts instructions of).
+//! decisions (the workload `valgrind --tool=callgrind` counts instructions of);
+//! `floor search ITERATIONS [VARIANT]` runs one rollout search from the
+//! opening and `floor env STEPS` steps the `VectorEnv` of the pass (both for
+//! a profile).
 //!
 //! Only the public API that both builds share is used, and every workload
 //! checks its result, so a broken engine cannot produce a fast-looking number.
@@ -298,6 +301,19 @@ fn opening_lists<G: Game>(s: &G, calls: u64) {
     println!("actions\t{}", list.len());
 }
 
+/// One rollout search of `iterations` from the opening (for a profile).
+fn one_search<G: Game>(iterations: &str) {
+    let s: G = game(2, 1);
+    let iterations: u64 = iterations.parse().expect("a number of iterations");
+    let cfg = SearchConfig {
+        iterations,
+        threads: 1,
+        ..SearchConfig::default()
+    };
+    let r = search(&s, &cfg).expect("search");
+    println!("iterations\t{}", r.iterations);
+}
+
 fn bench() {
     random_games::<BaseState>("base 2p: random game with setup", 2, 20_000, false);
     random_games::<BaseState>("base 4p: random game with setup", 4, 8_000, false);
@@ -334,17 +350,16 @@ fn main() {
         .as_slice()
     {
         ["bench"] => bench(),
-        ["search", iterations] => {
-            // One rollout search from the base opening (for a profile).
-            let s: BaseState = game(2, 1);
-            let iterations: u64 = iterations.parse().expect("a number of iterations");
-            let cfg = SearchConfig {
-                iterations,
-                threads: 1,
-                ..SearchConfig::default()
-            };
-            let r = search(&s, &cfg).expect("search");
-            println!("iterations\t{}", r.iterations);
+        ["search", iterations] => one_search::<BaseState>(iterations),
+        ["search", iterations, variant] => match *variant {
+            "base" => one_search::<BaseState>(iterations),
+            "duel" => one_search::<DuelState>(iterations),
+            "marvel" => one_search::<MarvelState>(iterations),
+            _ => panic!("unknown variant {variant}"),
+        },
+        ["env", steps] => {
+            // `VectorEnv` steps alone (for a profile).
+            vector_env(256, steps.parse().expect("a number of steps"));
         }
         ["opening", variant, calls] => {
             // The opening's legal list, `calls` times (for an instruction count).
@@ -367,7 +382,7 @@ fn main() {
             }
         }
         _ => {
-            eprintln!("usage: floor bench | floor count base|duel|marvel PLAYERS GAMES | floor search ITERATIONS | floor opening VARIANT CALLS");
+            eprintln!("usage: floor bench | floor count base|duel|marvel PLAYERS GAMES | floor search ITERATIONS [VARIANT] | floor env STEPS | floor opening VARIANT CALLS");
             std::process::exit(2);
         }
     }
