@@ -397,6 +397,18 @@ impl Default for Config {
     }
 }
 
+/// The value for `mover` of the state `a` leads to from `state`: its return
+/// for `mover` if that ends the game, else the heuristic.
+pub fn one_ply_value<G: Game>(state: &G, a: Action, mover: Player) -> f32 {
+    let mut child = state.clone();
+    child.apply_unchecked(a);
+    match child.outcome() {
+        // The search works in f32: 1/k rounds to the nearest f32 as before.
+        Some(o) => o.returns()[mover as usize] as f32,
+        None => child.heuristic(mover),
+    }
+}
+
 /// The contract every variant implements.
 pub trait Game: Clone + Send + Sync + 'static {
     /// The variant's name: `"base"`, `"duel"` or `"marvel"`.
@@ -405,6 +417,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     const NUM_ACTIONS: usize;
     /// Length of `observation`'s output.
     const OBSERVATION_SIZE: usize;
+    /// True when [`playout_action`](Self::playout_action) always answers
+    /// (never `None`): an `Informed` search rollout then never falls back to
+    /// MAST, and keeps no MAST table it would never read.
+    const HAS_PLAYOUT_POLICY: bool = false;
 
     /// Deals a new game from `config` (validated: bad player counts are errors).
     fn new_game(config: &Config) -> Result<Self, GameError>;
@@ -502,6 +518,26 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Heuristic value of the position for `player` in `[0, 1]` (a win is 1):
     /// used by the search at a rollout cut-off and by the greedy bot.
     fn heuristic(&self, player: Player) -> f32;
+    /// [`heuristic`](Self::heuristic) of every seat (0 past the last one),
+    /// bit for bit: a variant whose heuristic weighs each seat against the
+    /// others overrides it to value each seat once rather than once per seat
+    /// asked about (the search's rollout cut-off asks about every seat).
+    /// The value for `mover` of the state each action of `legal` (legal
+    /// here) leads to, into `out[k]` for `legal[k]`: [`one_ply_value`], the
+    /// search's priors. A variant may override it to share work between the
+    /// children; the values stay bit for bit those of `one_ply_value`.
+    fn child_values(&self, legal: &[Action], mover: Player, out: &mut [f32]) {
+        for (slot, &a) in out.iter_mut().zip(legal) {
+            *slot = one_ply_value(self, a, mover);
+        }
+    }
+    fn heuristics(&self) -> [f32; MAX_PLAYERS] {
+        let mut h = [0.0; MAX_PLAYERS];
+        for (p, slot) in h.iter_mut().enumerate().take(self.num_players()) {
+            *slot = self.heuristic(p as Player);
+        }
+        h
+    }
     /// A cheap, informed choice among `legal` (non-empty, the legal actions
     /// of this state) for search rollouts, or `None` when the variant has no
     /// such policy (the search then falls back to a game-agnostic one).

@@ -39,12 +39,14 @@ pub enum RolloutPolicy {
 
 impl RolloutPolicy {
     /// Whether the search keeps the MAST table: MAST reads it, and Informed
-    /// falls back to it where the variant has no playout policy.
-    pub(super) fn uses_mast(self) -> bool {
-        matches!(
-            self,
-            RolloutPolicy::Mast { .. } | RolloutPolicy::Informed { .. }
-        )
+    /// falls back to it where the variant has no playout policy
+    /// (`has_playout`: [`Game::HAS_PLAYOUT_POLICY`](crate::game::Game::HAS_PLAYOUT_POLICY)).
+    pub(super) fn uses_mast(self, has_playout: bool) -> bool {
+        match self {
+            RolloutPolicy::Mast { .. } => true,
+            RolloutPolicy::Informed { .. } => !has_playout,
+            _ => false,
+        }
     }
 }
 

@@ -76,11 +76,10 @@ pub(super) fn run_tree<G: Game>(
         }
     }
     let mut root = Vec::new();
-    let mut c = tree.nodes[0].first_child;
-    while c != NONE {
+    let mut children = Children::of(&tree.nodes, 0);
+    while let Some(c) = children.next(&tree.nodes) {
         let n = &tree.nodes[c as usize];
         root.push((n.action, n.visits as u64, n.value, tree.line_below(c)));
-        c = n.next_sibling;
     }
     TreeOutcome {
         root,

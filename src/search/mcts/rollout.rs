@@ -2,15 +2,16 @@
 //! playout policy) and the evaluation at the cut.
 
 use super::*;
-use crate::game::{Action, Game, Player, MAX_PLAYERS};
+use crate::game::{one_ply_value, Action, Game, Player, MAX_PLAYERS};
 use crate::rng::SplitMix64;
 
 impl<G: Game> Tree<G> {
     pub(super) fn rollout(&mut self, state: &mut G, cfg: &SearchConfig) -> [f32; MAX_PLAYERS] {
         let mut depth = 0;
         self.trace.clear();
-        if cfg.rollout.uses_mast() && self.mast.is_empty() {
-            self.mast = vec![(0.0, 0); MAX_PLAYERS * G::NUM_ACTIONS];
+        let mast = cfg.rollout.uses_mast(G::HAS_PLAYOUT_POLICY);
+        if mast && self.mast.is_empty() {
+            self.mast = vec![MastEntry::default(); MAX_PLAYERS * G::NUM_ACTIONS];
         }
         while depth < cfg.rollout_depth {
             let Some(mover) = state.current_player() else {
@@ -42,7 +43,9 @@ impl<G: Game> Tree<G> {
                     } else {
                         self.mast_choice(mover)
                     };
-                    self.trace.push((mover, a));
+                    if mast {
+                        self.trace.push((mover, a));
+                    }
                     a
                 }
             };
@@ -62,8 +65,7 @@ impl<G: Game> Tree<G> {
         let mut best_v = f32::NEG_INFINITY;
         let mut ties = 0u64;
         for &a in self.legal.as_slice() {
-            let (sum, n) = self.mast[base + a.index()];
-            let v = if n == 0 { 0.5 } else { sum / n as f32 };
+            let v = self.mast[base + a.index()].mean;
             if v > best_v {
                 best_v = v;
                 best = a;
@@ -79,15 +81,32 @@ impl<G: Game> Tree<G> {
     }
 }
 
-/// The value for `mover` of the position `a` leads to: its return if that
-/// ends the game, else the heuristic.
-pub(super) fn one_ply_value<G: Game>(state: &G, a: Action, mover: Player) -> f32 {
-    let mut child = state.clone();
-    child.apply_unchecked(a);
-    match child.outcome() {
-        // The search works in f32: 1/k rounds to the nearest f32 as before.
-        Some(o) => o.returns()[mover as usize] as f32,
-        None => child.heuristic(mover),
+/// One `(player, action)` entry of the MAST table.
+#[derive(Clone, Copy)]
+pub(super) struct MastEntry {
+    sum: f32,
+    count: u32,
+    /// `sum / count`, or a neutral 0.5 before the first reward: kept with
+    /// every update (a few per iteration) rather than divided out on every
+    /// read (one per legal action of every MAST rollout move).
+    mean: f32,
+}
+
+impl Default for MastEntry {
+    fn default() -> Self {
+        Self {
+            sum: 0.0,
+            count: 0,
+            mean: 0.5,
+        }
+    }
+}
+
+impl MastEntry {
+    pub(super) fn add(&mut self, reward: f32) {
+        self.sum += reward;
+        self.count += 1;
+        self.mean = self.sum / self.count as f32;
     }
 }
 
@@ -124,9 +143,9 @@ pub(super) fn evaluate<G: Game>(state: &G, cut: CutEval) -> [f32; MAX_PLAYERS] {
         return o.returns().map(|r| r as f32);
     }
     let n = state.num_players().min(MAX_PLAYERS);
-    let mut h = [0.0f32; MAX_PLAYERS];
-    for (p, slot) in h.iter_mut().enumerate().take(n) {
-        *slot = state.heuristic(p as Player).clamp(0.0, 1.0);
+    let mut h = state.heuristics();
+    for slot in h.iter_mut().take(n) {
+        *slot = slot.clamp(0.0, 1.0);
     }
     match cut {
         CutEval::Heuristic => h,
@@ -140,6 +159,25 @@ pub(super) fn evaluate<G: Game>(state: &G, cut: CutEval) -> [f32; MAX_PLAYERS] {
                 r[p] = (0.5 + (h[p] - best_other) * 0.5).clamp(0.0, 1.0);
             }
             r
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mean MAST reads is the quotient it divided out on every read
+    /// before, bit for bit, and a neutral 0.5 before the first reward.
+    #[test]
+    fn the_kept_mean_is_the_quotient() {
+        let mut e = MastEntry::default();
+        assert_eq!(e.mean, 0.5);
+        let mut rng = SplitMix64::new(3);
+        for _ in 0..10_000 {
+            e.add(rng.next_f64() as f32);
+            let want = e.sum / e.count as f32;
+            assert_eq!(e.mean.to_bits(), want.to_bits());
         }
     }
 }

@@ -11,6 +11,14 @@ pub(super) const NONE: u32 = u32::MAX;
 
 /// One tree node. Children form a singly linked list through `next_sibling`
 /// so the whole tree lives in one `Vec` with no per-node allocation.
+///
+/// The children a node gets together (all its legal actions, on its first
+/// expansion) are pushed one after the other and each is put at the head of
+/// the list, so the list walks them from the highest index down: `run` says
+/// how many list entries from this one on are such neighbours (this node,
+/// then `index - 1`, ...), so that a scan ([`Children`]) computes their
+/// indices instead of waiting for each `next_sibling` load. The list, and so
+/// the order of every scan, is unchanged.
 #[derive(Clone, Copy)]
 pub(super) struct Node {
     pub(super) first_child: u32,
@@ -25,6 +33,47 @@ pub(super) struct Node {
     pub(super) action: Action,
     /// The player who chose `action`.
     pub(super) player: Player,
+    /// List entries from this one on at `index, index - 1, ...` (at least
+    /// 1; at most 255, the rest found through `next_sibling`). It fits in the
+    /// node's padding: a node stays 32 bytes.
+    pub(super) run: u8,
+}
+
+/// A walk over the children of one node in list order: the node indices come
+/// from `run` (arithmetic) within a run, from `next_sibling` between runs.
+pub(super) struct Children {
+    next: u32,
+    left: u8,
+}
+
+impl Children {
+    pub(super) fn of(nodes: &[Node], node: u32) -> Self {
+        Self {
+            next: nodes[node as usize].first_child,
+            left: 0,
+        }
+    }
+
+    /// The next child's index, or `None` after the last.
+    #[inline(always)]
+    pub(super) fn next(&mut self, nodes: &[Node]) -> Option<u32> {
+        let c = self.next;
+        if c == NONE {
+            return None;
+        }
+        let n = &nodes[c as usize];
+        if self.left == 0 {
+            self.left = n.run;
+        }
+        self.left -= 1;
+        self.next = if self.left > 0 {
+            debug_assert_eq!(n.next_sibling, c - 1, "a run is a list of neighbours");
+            c - 1
+        } else {
+            n.next_sibling
+        };
+        Some(c)
+    }
 }
 
 impl Node {
@@ -38,8 +87,26 @@ impl Node {
             prior: 0.0,
             action,
             player,
+            run: 1,
         }
     }
+}
+
+/// Puts `child` (about to be pushed at index `nodes.len()`) at the head of
+/// `node`'s children, extending the run of the head it displaces when that
+/// head sits just below it.
+#[inline]
+fn push_child(nodes: &mut Vec<Node>, node: u32, mut child: Node) {
+    let idx = nodes.len() as u32;
+    let head = nodes[node as usize].first_child;
+    child.next_sibling = head;
+    child.run = if head != NONE && head + 1 == idx {
+        nodes[head as usize].run.saturating_add(1)
+    } else {
+        1
+    };
+    nodes[node as usize].first_child = idx;
+    nodes.push(child);
 }
 
 /// One tree and its scratch buffers (reused across iterations).
@@ -50,9 +117,11 @@ pub(super) struct Tree<G: Game> {
     /// have no child yet.
     pub(super) untried: Vec<u64>,
     pub(super) legal: ActionList,
+    /// [`Game::child_values`] of `legal`, when a node gets all its children.
+    pub(super) child_values: Vec<f32>,
     pub(super) rng: SplitMix64,
-    /// MAST table: `(reward sum, count)` per `(player, action id)`.
-    pub(super) mast: Vec<(f32, u32)>,
+    /// MAST table: one entry per `(player, action id)`.
+    pub(super) mast: Vec<MastEntry>,
     /// `(player, action)` of every rollout move of this iteration.
     pub(super) trace: Vec<(Player, Action)>,
     /// Network buffers: present when the search has a network.
@@ -89,9 +158,7 @@ pub(super) fn add_children(
     for (&a, &p) in legal.iter().zip(prior) {
         let mut child = Node::new(a, mover);
         child.prior = p;
-        child.next_sibling = nodes[node as usize].first_child;
-        nodes[node as usize].first_child = nodes.len() as u32;
-        nodes.push(child);
+        push_child(nodes, node, child);
     }
 }
 
@@ -103,13 +170,12 @@ impl<G: Game> Tree<G> {
         let mut line = Vec::new();
         while line.len() + 1 < MAX_LINE {
             let (mut best, mut most) = (NONE, 0);
-            let mut c = self.nodes[node as usize].first_child;
-            while c != NONE {
+            let mut children = Children::of(&self.nodes, node);
+            while let Some(c) = children.next(&self.nodes) {
                 let ch = &self.nodes[c as usize];
                 if ch.visits > most {
                     (best, most) = (c, ch.visits);
                 }
-                c = ch.next_sibling;
             }
             if best == NONE {
                 break;
@@ -134,6 +200,7 @@ impl<G: Game> Tree<G> {
             path: Vec::with_capacity(64),
             untried: vec![0; G::NUM_ACTIONS.div_ceil(64)],
             legal: ActionList::new(),
+            child_values: Vec::with_capacity(crate::game::MAX_LEGAL_ACTIONS),
             rng: SplitMix64::new(seed),
             mast: Vec::new(),
             trace: Vec::with_capacity(64),
@@ -199,18 +266,15 @@ impl<G: Game> Tree<G> {
             n.visits += 1;
             n.value += rewards[n.player as usize] as f64;
         }
-        if network.is_none() && cfg.rollout.uses_mast() {
+        if network.is_none() && cfg.rollout.uses_mast(G::HAS_PLAYOUT_POLICY) {
             // The root (path[0]) carries no action.
             for &i in &self.path[1..] {
                 let n = self.nodes[i as usize];
-                let e = &mut self.mast[n.player as usize * G::NUM_ACTIONS + n.action.index()];
-                e.0 += rewards[n.player as usize];
-                e.1 += 1;
+                self.mast[n.player as usize * G::NUM_ACTIONS + n.action.index()]
+                    .add(rewards[n.player as usize]);
             }
             for &(p, a) in &self.trace {
-                let e = &mut self.mast[p as usize * G::NUM_ACTIONS + a.index()];
-                e.0 += rewards[p as usize];
-                e.1 += 1;
+                self.mast[p as usize * G::NUM_ACTIONS + a.index()].add(rewards[p as usize]);
             }
         }
     }
@@ -271,10 +335,24 @@ impl<G: Game> Tree<G> {
             // At the root, a search of one action (`root_action`) leaves
             // the others out of the candidates: never tried, never chosen.
             let only = cfg.root_action.filter(|_| node == 0);
+            // `untried` is all zeros here. The list is ascending, so each
+            // word's bits are gathered in a register and stored once (an OR
+            // into memory per action would wait on the previous one's store).
+            let (mut word, mut bits) = (usize::MAX, 0u64);
             for a in self.legal.as_slice() {
                 if only.is_none_or(|f| f == *a) {
-                    self.untried[a.index() >> 6] |= 1 << (a.index() & 63);
+                    let w = a.index() >> 6;
+                    if w != word {
+                        if word != usize::MAX {
+                            self.untried[word] = bits;
+                        }
+                        (word, bits) = (w, 0);
+                    }
+                    bits |= 1 << (a.index() & 63);
                 }
+            }
+            if word != usize::MAX {
+                self.untried[word] = bits;
             }
             // Scan the children: count availability, find the best score
             // among those legal here, and strike them from `untried`.
@@ -288,8 +366,8 @@ impl<G: Game> Tree<G> {
             } else {
                 0.0
             };
-            let mut c = self.nodes[node as usize].first_child;
-            while c != NONE {
+            let mut children = Children::of(&self.nodes, node);
+            while let Some(c) = children.next(&self.nodes) {
                 let ch = &mut self.nodes[c as usize];
                 let i = ch.action.index();
                 let bit = 1u64 << (i & 63);
@@ -318,7 +396,6 @@ impl<G: Game> Tree<G> {
                         best = c;
                     }
                 }
-                c = ch.next_sibling;
             }
             let n_untried = if only.is_some() { 1 } else { self.legal.len() } - tried;
             let mut expand = None;
@@ -348,9 +425,7 @@ impl<G: Game> Tree<G> {
                 let mut child = Node::new(a, mover);
                 child.avail = 1;
                 child.prior = uniform as f32;
-                child.next_sibling = self.nodes[node as usize].first_child;
-                self.nodes[node as usize].first_child = idx;
-                self.nodes.push(child);
+                push_child(&mut self.nodes, node, child);
                 state.apply_unchecked(a);
                 self.path.push(idx);
                 if network.is_some() {
@@ -386,13 +461,12 @@ impl<G: Game> Tree<G> {
         };
         let mut eta = [0.0f64; crate::game::MAX_LEGAL_ACTIONS];
         dirichlet(&mut self.rng, alpha, &mut eta[..n]);
-        let mut c = self.nodes[0].first_child;
+        let mut children = Children::of(&self.nodes, 0);
         let mut k = 0;
-        while c != NONE {
+        while let Some(c) = children.next(&self.nodes) {
             let ch = &mut self.nodes[c as usize];
             ch.prior = ((1.0 - epsilon) * f64::from(ch.prior) + epsilon * eta[k]) as f32;
             k += 1;
-            c = ch.next_sibling;
         }
     }
 
@@ -402,14 +476,14 @@ impl<G: Game> Tree<G> {
     pub(super) fn expand_all(&mut self, node: u32, state: &G, mover: Player, temperature: f64) {
         let first = self.nodes.len();
         let mut top = f32::NEG_INFINITY;
-        for &a in self.legal.as_slice() {
-            let h = one_ply_value(state, a, mover);
+        let values = &mut self.child_values;
+        values.resize(self.legal.len(), 0.0);
+        state.child_values(self.legal.as_slice(), mover, values);
+        for (&a, &h) in self.legal.as_slice().iter().zip(values.iter()) {
             top = top.max(h);
             let mut child = Node::new(a, mover);
             child.prior = h;
-            child.next_sibling = self.nodes[node as usize].first_child;
-            self.nodes[node as usize].first_child = self.nodes.len() as u32;
-            self.nodes.push(child);
+            push_child(&mut self.nodes, node, child);
         }
         let inv_t = (1.0 / temperature) as f32;
         let mut sum = 0.0f32;
@@ -432,19 +506,78 @@ impl<G: Game> Tree<G> {
     /// Mean reward of the visited children of `node` that `mover` chose.
     pub(super) fn sibling_mean(&self, node: u32, mover: Player) -> f64 {
         let (mut value, mut visits) = (0.0, 0u64);
-        let mut c = self.nodes[node as usize].first_child;
-        while c != NONE {
+        let mut children = Children::of(&self.nodes, node);
+        while let Some(c) = children.next(&self.nodes) {
             let ch = &self.nodes[c as usize];
             if ch.player == mover {
                 value += ch.value;
                 visits += u64::from(ch.visits);
             }
-            c = ch.next_sibling;
         }
         if visits == 0 {
             0.5
         } else {
             value / visits as f64
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The children of `node` by `next_sibling` alone.
+    fn linked(nodes: &[Node], node: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut c = nodes[node as usize].first_child;
+        while c != NONE {
+            out.push(c);
+            c = nodes[c as usize].next_sibling;
+        }
+        out
+    }
+
+    fn walked(nodes: &[Node], node: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut children = Children::of(nodes, node);
+        while let Some(c) = children.next(nodes) {
+            out.push(c);
+        }
+        out
+    }
+
+    /// Runs of every length (one child at a time, blocks, a block longer
+    /// than a run can count, children interleaved with other nodes') walk
+    /// the same list in the same order as `next_sibling`.
+    #[test]
+    fn a_walk_by_runs_is_the_linked_list() {
+        let mut nodes = vec![Node::new(Action(0), 0)];
+        let mut rng = SplitMix64::new(41);
+        let add = |nodes: &mut Vec<Node>, parent: u32, k: usize| {
+            for i in 0..k {
+                push_child(nodes, parent, Node::new(Action(i as u16), 0));
+            }
+        };
+        add(&mut nodes, 0, 7);
+        add(&mut nodes, 3, 300);
+        // A run counts at most 255 entries; the walk goes on by the link.
+        assert_eq!(nodes[nodes[3].first_child as usize].run, 255);
+        for _ in 0..2_000 {
+            let parent = rng.below(nodes.len() as u64) as u32;
+            let k = [1, 1, 2, 5, 40][rng.below(5) as usize];
+            add(&mut nodes, parent, k);
+            if rng.below(3) == 0 {
+                // The same parent again right away: its run grows.
+                add(&mut nodes, parent, 1);
+            }
+        }
+        let mut longest = 0;
+        for node in 0..nodes.len() as u32 {
+            let want = linked(&nodes, node);
+            assert_eq!(walked(&nodes, node), want, "node {node}");
+            longest = longest.max(want.len());
+        }
+        assert!(longest >= 300, "{longest}");
+        assert_eq!(std::mem::size_of::<Node>(), 32);
     }
 }

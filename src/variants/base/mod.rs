@@ -22,6 +22,7 @@ impl Game for BaseState {
     const VARIANT: &'static str = "base";
     const NUM_ACTIONS: usize = actions::NUM_ACTIONS;
     const OBSERVATION_SIZE: usize = observe::OBSERVATION_SIZE;
+    const HAS_PLAYOUT_POLICY: bool = true;
 
     fn new_game(config: &Config) -> Result<Self, GameError> {
         BaseState::new(config)
@@ -81,6 +82,12 @@ impl Game for BaseState {
     }
     fn heuristic(&self, player: Player) -> f32 {
         self.evaluate(player)
+    }
+    fn heuristics(&self) -> [f32; MAX_PLAYERS] {
+        self.evaluate_all()
+    }
+    fn child_values(&self, legal: &[Action], mover: Player, out: &mut [f32]) {
+        BaseState::child_values(self, legal, mover, out);
     }
     fn playout_action(&self, legal: &[Action], rng: &mut SplitMix64) -> Option<Action> {
         Some(self.playout_choice(legal, rng))

@@ -2,6 +2,7 @@
 //! of the three ways to win.
 
 use super::state::*;
+use crate::game::MAX_PLAYERS;
 
 impl DuelState {
     fn progress(&self, p: usize) -> f32 {
@@ -33,5 +34,21 @@ impl DuelState {
             };
         }
         (0.5 + 0.5 * (self.progress(p) - self.progress(1 - p))).clamp(0.01, 0.99)
+    }
+
+    /// `value` of both players (0 for the unused seats), each player's
+    /// progress computed once.
+    pub fn values(&self) -> [f32; MAX_PLAYERS] {
+        let mut out = [0.0; MAX_PLAYERS];
+        if self.phase == Phase::Over {
+            out[0] = self.value(0);
+            out[1] = self.value(1);
+            return out;
+        }
+        let progress = [self.progress(0), self.progress(1)];
+        for p in 0..2 {
+            out[p] = (0.5 + 0.5 * (progress[p] - progress[1 - p])).clamp(0.01, 0.99);
+        }
+        out
     }
 }

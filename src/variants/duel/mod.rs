@@ -98,6 +98,9 @@ impl Game for DuelState {
     fn heuristic(&self, player: Player) -> f32 {
         self.value(player as usize)
     }
+    fn heuristics(&self) -> [f32; MAX_PLAYERS] {
+        self.values()
+    }
     fn action_text(a: Action) -> String {
         actions::text(a)
     }
