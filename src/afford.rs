@@ -19,13 +19,25 @@
 /// 8 unsigned 8-bit lanes of each word.
 #[inline]
 pub fn affordable_mask(costs: &[u64; 16], power: u64, budget: u8) -> u16 {
+    affordable_mask_by(|i| costs[i], power, budget)
+}
+
+/// [`affordable_mask`] of the costs `cost(0)`, ..., `cost(15)`.
+///
+/// The move generators pass a lookup of each slot's cost in a table rather
+/// than an array they have just filled: the SSE2 code reads the costs two by
+/// two, and a 16-byte read of an array written 8 bytes at a time cannot be
+/// served from the pending stores (store-to-load forwarding fails), which
+/// stalled every call until the stores reached the cache.
+#[inline(always)]
+pub fn affordable_mask_by(cost: impl Fn(usize) -> u64, power: u64, budget: u8) -> u16 {
     #[cfg(target_arch = "x86_64")]
     {
-        sse2::affordable_mask(costs, power, budget)
+        sse2::affordable_mask(cost, power, budget)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        affordable_mask_swar(costs, power, budget)
+        affordable_mask_swar_by(cost, power, budget)
     }
 }
 
@@ -33,22 +45,35 @@ pub fn affordable_mask(costs: &[u64; 16], power: u64, budget: u8) -> u16 {
 /// at 255 (the same sums as [`affordable_mask`] compares).
 #[inline]
 pub fn shortfalls(costs: &[u64; 16], power: u64) -> [u8; 16] {
+    shortfalls_by(|i| costs[i], power)
+}
+
+/// [`shortfalls`] of the costs `cost(0)`, ..., `cost(15)` (see
+/// [`affordable_mask_by`] for why a lookup).
+#[inline(always)]
+pub fn shortfalls_by(cost: impl Fn(usize) -> u64, power: u64) -> [u8; 16] {
     #[cfg(target_arch = "x86_64")]
     {
-        sse2::shortfalls(costs, power)
+        sse2::shortfalls(cost, power)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        std::array::from_fn(|i| shortfall(costs[i], power).min(255) as u8)
+        std::array::from_fn(|i| shortfall(cost(i), power).min(255) as u8)
     }
 }
 
 /// The portable answer: one saturating SWAR subtraction per card.
 #[inline]
 pub fn affordable_mask_swar(costs: &[u64; 16], power: u64, budget: u8) -> u16 {
+    affordable_mask_swar_by(|i| costs[i], power, budget)
+}
+
+/// [`affordable_mask_swar`] of the costs `cost(0)`, ..., `cost(15)`.
+#[inline]
+fn affordable_mask_swar_by(cost: impl Fn(usize) -> u64, power: u64, budget: u8) -> u16 {
     let mut bits = 0u16;
-    for (i, &c) in costs.iter().enumerate() {
-        let short = shortfall(c, power);
+    for i in 0..16 {
+        let short = shortfall(cost(i), power);
         bits |= u16::from(short <= u32::from(budget)) << i;
     }
     bits
@@ -80,13 +105,13 @@ mod sse2 {
     /// # Safety
     /// None beyond SSE2, part of the x86_64 baseline: registers only.
     #[inline(always)]
-    unsafe fn sums(costs: &[u64; 16], power: u64) -> (__m128i, __m128i) {
+    unsafe fn sums(cost: impl Fn(usize) -> u64, power: u64) -> (__m128i, __m128i) {
         let power = _mm_set1_epi64x(power as i64);
         let zero = _mm_setzero_si128();
         let sums = |group: usize| -> __m128i {
-            let c = &costs[8 * group..8 * group + 8];
             let pair = |(a, b): (usize, usize)| {
-                let x = _mm_set_epi64x(c[b] as i64, c[a] as i64);
+                let (a, b) = (8 * group + a, 8 * group + b);
+                let x = _mm_set_epi64x(cost(b) as i64, cost(a) as i64);
                 _mm_sad_epu8(_mm_subs_epu8(x, power), zero)
             };
             let s0 = pair(PAIRS[0]);
@@ -98,16 +123,16 @@ mod sse2 {
         (sums(0), sums(1))
     }
 
-    #[inline]
-    pub fn affordable_mask(costs: &[u64; 16], power: u64, budget: u8) -> u16 {
+    #[inline(always)]
+    pub fn affordable_mask(cost: impl Fn(usize) -> u64, power: u64, budget: u8) -> u16 {
         if budget > 126 {
             // The byte compare below is signed; no game has such a budget.
-            return super::affordable_mask_swar(costs, power, budget);
+            return super::affordable_mask_swar_by(cost, power, budget);
         }
         // SAFETY: SSE2 is part of the x86_64 baseline; every intrinsic below
         // works on registers only.
         unsafe {
-            let (lo, hi) = sums(costs, power);
+            let (lo, hi) = sums(cost, power);
             // Sums are at most 8 * 255 < 32768: signed saturation to bytes
             // turns every sum above 127 into 127, still above the budget.
             let bytes = _mm_packs_epi16(lo, hi);
@@ -116,13 +141,13 @@ mod sse2 {
         }
     }
 
-    #[inline]
-    pub fn shortfalls(costs: &[u64; 16], power: u64) -> [u8; 16] {
+    #[inline(always)]
+    pub fn shortfalls(cost: impl Fn(usize) -> u64, power: u64) -> [u8; 16] {
         let mut out = [0u8; 16];
         // SAFETY: SSE2 is part of the x86_64 baseline; the store writes the
         // 16 bytes of `out`, unaligned.
         unsafe {
-            let (lo, hi) = sums(costs, power);
+            let (lo, hi) = sums(cost, power);
             // Unsigned saturation to bytes: a sum above 255 reads 255.
             _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_packus_epi16(lo, hi));
         }

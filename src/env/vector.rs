@@ -38,7 +38,10 @@ const fn spread_table() -> [[bool; 8]; 256] {
 }
 
 /// Writes `legal` into a mask row of bools: per 64 actions, eight table
-/// loads and 8-byte stores at fixed offsets.
+/// loads and 8-byte stores at fixed offsets. Inlined where the row's length
+/// (the variant's action count) is a constant, so that the words, the tail
+/// and the empty words' zeros are unrolled stores with no call.
+#[inline(always)]
 fn write_mask(legal: &LegalBits, mask: &mut [bool]) {
     let mut rows = mask.chunks_exact_mut(64);
     let mut words = legal.iter();
@@ -444,7 +447,10 @@ impl<G: Observed> VectorEnv<G> {
             // The masks last, in a pass of their own: the caller reads them
             // next (to choose actions), and finds them in the cache rather
             // than evicted by the observations written after them.
-            let masks = b.mask.chunks_mut(m).zip(b.packed_mask.chunks_mut(w));
+            let masks = b
+                .mask
+                .chunks_exact_mut(m)
+                .zip(b.packed_mask.chunks_exact_mut(w));
             for (slot, (mask, packed)) in slots.iter().zip(masks) {
                 write_mask(&slot.legal, mask);
                 packed.copy_from_slice(&slot.legal[..w]);

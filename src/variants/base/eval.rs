@@ -20,7 +20,7 @@
 use super::actions::{BUY, BUY_RESERVED, DOUBLE, RESERVE, RETURN, TAKE_MASKS};
 use super::cards::{self, GOLD};
 use super::rules::{cost_or_unpayable, TOKEN_LIMIT};
-use super::state::{BaseState, Phase, EMPTY};
+use super::state::{BaseState, Phase};
 use crate::game::{Action, Player, MAX_PLAYERS};
 use crate::gems::Gems;
 use crate::rng::SplitMix64;
@@ -73,11 +73,9 @@ impl BaseState {
         // card's shortfall after bonuses and tokens, `max(0, cost - bonus -
         // tokens)` summed (gold's lane costs nothing), for the 16 slots at
         // once; the same integers the per-card test computed.
-        let mut slots = [EMPTY; 16];
-        slots[..12].copy_from_slice(self.board.as_flattened());
-        slots[12..15].copy_from_slice(&self.reserved[seat]);
-        let costs = slots.map(cost_or_unpayable);
-        let shortfalls = crate::afford::shortfalls(&costs, b.add(t).0);
+        let slots: [u8; 16] = std::array::from_fn(|k| self.slot_card(seat, k));
+        let cost = |k: usize| cost_or_unpayable(self.slot_card(seat, k));
+        let shortfalls = crate::afford::shortfalls_by(cost, b.add(t).0);
         let gold = f32::from(t.get(GOLD));
         // Every slot's value, the 16 quotients independent of each other
         // (vector divisions): an affordable card has `short <= 0`, so the
@@ -274,11 +272,9 @@ impl BaseState {
         let p = self.current as usize;
         let (t, b) = (self.tokens[p], self.bonus[p]);
         let gold = u32::from(t.get(GOLD));
-        let mut slots = [EMPTY; 16];
-        slots[..12].copy_from_slice(self.board.as_flattened());
-        slots[12..15].copy_from_slice(&self.reserved[p]);
-        let costs = slots.map(cost_or_unpayable);
-        let missing = crate::afford::shortfalls(&costs, b.add(t).0);
+        let slots: [u8; 16] = std::array::from_fn(|k| self.slot_card(p, k));
+        let cost = |k: usize| cost_or_unpayable(self.slot_card(p, k));
+        let missing = crate::afford::shortfalls_by(cost, b.add(t).0);
         let gains: [f32; 5] = std::array::from_fn(|c| bonus_gain(b.get(c)));
         // Every slot's score, the 16 quotients independent of each other
         // (vector divisions); those of slots that are no candidate are
@@ -419,6 +415,7 @@ impl BaseState {
 mod tests {
     use super::*;
     use crate::game::{ActionList, Config, Game};
+    use crate::variants::base::state::EMPTY;
 
     /// `position_value` as it was written before the shortfalls were computed
     /// 16 slots at once: one card at a time.

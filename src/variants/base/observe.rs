@@ -1,7 +1,7 @@
 //! What one player can see: the observation vector and determinization.
 
 use super::cards::{self, LEVEL_START};
-use super::state::{BaseState, Phase, DECK_SEG};
+use super::state::{BaseState, Phase, DECK_SEG, EMPTY};
 use crate::cardset::CardSet;
 use crate::game::Player;
 use crate::gems::Gems;
@@ -28,14 +28,13 @@ const SEAT_HEAD: usize = 14;
 /// Floats of a noble block: `[present, requirement 5]`.
 const NOBLE_LEN: usize = 6;
 
-/// The card block of every card, and zeros (row [`NO_CARD`]) for an empty
-/// slot: computed once, so that writing a slot is one copy.
-static CARD_BLOCKS: [[f32; CARD_LEN]; cards::NUM_CARDS + 1] = card_blocks();
-/// The row of [`CARD_BLOCKS`] and [`KNOWN_RESERVES`] for no card.
-const NO_CARD: usize = cards::NUM_CARDS;
+/// The card block of every card id, and zeros past the last card (an empty
+/// slot, `EMPTY`, reads row 255): computed once, so that writing a slot is
+/// one copy, indexed by the slot's byte without a test.
+static CARD_BLOCKS: [[f32; CARD_LEN]; 256] = card_blocks();
 
-const fn card_blocks() -> [[f32; CARD_LEN]; cards::NUM_CARDS + 1] {
-    let mut table = [[0.0; CARD_LEN]; cards::NUM_CARDS + 1];
+const fn card_blocks() -> [[f32; CARD_LEN]; 256] {
+    let mut table = [[0.0; CARD_LEN]; 256];
     let mut card = 0;
     while card < cards::NUM_CARDS {
         let f = &mut table[card];
@@ -54,11 +53,11 @@ const fn card_blocks() -> [[f32; CARD_LEN]; cards::NUM_CARDS + 1] {
 }
 
 /// The reserve slot of every card seen by its owner (or reserved face up),
-/// and zeros (row [`NO_CARD`]) for an empty slot.
-static KNOWN_RESERVES: [[f32; RESERVE_LEN]; cards::NUM_CARDS + 1] = known_reserves();
+/// and zeros past the last card (an empty slot, `EMPTY`, reads row 255).
+static KNOWN_RESERVES: [[f32; RESERVE_LEN]; 256] = known_reserves();
 
-const fn known_reserves() -> [[f32; RESERVE_LEN]; cards::NUM_CARDS + 1] {
-    let mut table = [[0.0; RESERVE_LEN]; cards::NUM_CARDS + 1];
+const fn known_reserves() -> [[f32; RESERVE_LEN]; 256] {
+    let mut table = [[0.0; RESERVE_LEN]; 256];
     let mut card = 0;
     while card < cards::NUM_CARDS {
         table[card][0] = 1.0;
@@ -129,8 +128,8 @@ impl BaseState {
         block::<6, OBSERVATION_SIZE>(out, 0).copy_from_slice(&bank[..6]);
         for (k, &c) in self.board.as_flattened().iter().enumerate() {
             // No `present` flag: level ≥ 1 marks a card (docs/base.md).
-            let row = usize::from(c).min(NO_CARD);
-            *block::<CARD_LEN, OBSERVATION_SIZE>(out, BOARD_AT + CARD_LEN * k) = CARD_BLOCKS[row];
+            *block::<CARD_LEN, OBSERVATION_SIZE>(out, BOARD_AT + CARD_LEN * k) =
+                CARD_BLOCKS[usize::from(c)];
         }
         for l in 0..3 {
             out[DECKS_AT + l] = self.deck_size(l) as f32;
@@ -168,8 +167,8 @@ impl BaseState {
                         r[0] = 1.0;
                         r[2] = f32::from(cards::level(card));
                     }
-                    Some(&card) => *r = KNOWN_RESERVES[usize::from(card).min(NO_CARD)],
-                    None => *r = KNOWN_RESERVES[NO_CARD],
+                    Some(&card) => *r = KNOWN_RESERVES[usize::from(card)],
+                    None => *r = KNOWN_RESERVES[usize::from(EMPTY)],
                 }
             }
             seat = if seat + 1 == n { 0 } else { seat + 1 };

@@ -163,14 +163,20 @@ impl BaseState {
         let gold = self.tokens[p].get(GOLD);
         // Empty board slots, unused reserve slots and the 16th lane look up
         // a cost nobody can pay, so no test of emptiness is needed.
-        let mut costs = [UNPAYABLE; 16];
-        for (k, &c) in self.board.as_flattened().iter().enumerate() {
-            costs[k] = COST_OR_UNPAYABLE[c as usize];
+        let cost = |k: usize| COST_OR_UNPAYABLE[usize::from(self.slot_card(p, k))];
+        crate::afford::affordable_mask_by(cost, power.0, gold) & 0x7FFF
+    }
+
+    /// The card in slot `k` of the 16 that `p`'s affordability looks at:
+    /// face-up card `k` (`4l+s`) for `k < 12`, reserved card `k - 12` of
+    /// `p`, `EMPTY` for an unused reserve slot and for slot 15.
+    #[inline(always)]
+    pub(crate) fn slot_card(&self, p: usize, k: usize) -> u8 {
+        match k {
+            0..12 => self.board[k / 4][k % 4],
+            12..15 => self.reserved[p][k - 12],
+            _ => EMPTY,
         }
-        for (i, &c) in self.reserved[p].iter().enumerate() {
-            costs[12 + i] = COST_OR_UNPAYABLE[c as usize];
-        }
-        crate::afford::affordable_mask(&costs, power.0, gold) & 0x7FFF
     }
 
     /// Fills `out` with the legal actions, ascending.

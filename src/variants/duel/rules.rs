@@ -144,15 +144,17 @@ impl DuelState {
         } else {
             &COST_ANY
         };
-        let mut costs = [UNPAYABLE; 16];
-        for (slot, &card) in self.pyramid.iter().enumerate() {
-            costs[slot] = table[card as usize];
-        }
-        for (i, &card) in self.reserved[p].iter().enumerate() {
-            costs[NUM_SLOTS + i] = table[card as usize];
-        }
+        let cost = |k: usize| {
+            if k < NUM_SLOTS {
+                table[self.pyramid[k] as usize]
+            } else if k < NUM_SLOTS + self.reserved[p].len() {
+                table[self.reserved[p][k - NUM_SLOTS] as usize]
+            } else {
+                UNPAYABLE
+            }
+        };
         let held = (1u16 << self.reserved_len[p]) - 1;
-        crate::afford::affordable_mask(&costs, power, gold) & (0xFFF | held << NUM_SLOTS)
+        crate::afford::affordable_mask_by(cost, power, gold) & (0xFFF | held << NUM_SLOTS)
     }
 
     /// Fills `out` with the legal actions, ascending.

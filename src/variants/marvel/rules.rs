@@ -171,18 +171,16 @@ impl MarvelState {
     #[inline]
     fn recruitable_slots(&self, p: usize, board: u16) -> u16 {
         let costs = &*self.data.costs;
-        let mut slots = [Gems::ZERO.0; 16];
-        for (k, &c) in self.board.as_flattened().iter().enumerate() {
-            slots[k] = costs[c as usize].0;
-        }
-        for (i, &c) in self.reserved[p].iter().enumerate() {
-            slots[12 + i] = costs[c as usize].0;
-        }
         // An empty slot reads a zero cost: the occupancy mask drops it.
+        let cost = |k: usize| match k {
+            0..12 => costs[self.board[k / 4][k % 4] as usize].0,
+            12..15 => costs[self.reserved[p][k - 12] as usize].0,
+            _ => Gems::ZERO.0,
+        };
         let held = (1u16 << self.n_reserved[p]) - 1;
         let power = self.bonus[p].add(self.tokens[p]);
         let grey = self.tokens[p].get(GREY);
-        crate::afford::affordable_mask(&slots, power.0, grey) & (board | held << 12)
+        crate::afford::affordable_mask_by(cost, power.0, grey) & (board | held << 12)
     }
 
     /// Whether action `id` is legal now: the one condition of `legal` that
