@@ -651,9 +651,17 @@ impl<G: Observed> Slot<G> {
         let mover: Player = self.game.current_player().unwrap_or(0);
         self.game.apply_unchecked(a);
         self.decisions += 1;
-        self.advance_bots(stop);
-        match self.game.outcome() {
-            Some(outcome) if self.game.is_terminal() => {
+        if self.bot_seats != 0 {
+            self.advance_bots(stop);
+        }
+        // The outcome is only asked of a finished game (it is a call).
+        match self
+            .game
+            .is_terminal()
+            .then(|| self.game.outcome())
+            .flatten()
+        {
+            Some(outcome) => {
                 let returns = outcome.returns();
                 for (slot, &r) in row.rewards.iter_mut().zip(&returns) {
                     *slot = r as f32;

@@ -1,7 +1,7 @@
 //! What one player can see: the observation vector and determinization.
 
 use super::cards::{self, LEVEL_START};
-use super::state::{BaseState, Phase, DECK_SEG, EMPTY};
+use super::state::{BaseState, Phase, DECK_SEG};
 use crate::cardset::CardSet;
 use crate::game::Player;
 use crate::gems::Gems;
@@ -68,6 +68,22 @@ const fn known_reserves() -> [[f32; RESERVE_LEN]; 256] {
             k += 1;
         }
         card += 1;
+    }
+    table
+}
+
+/// The reserve slot of a card reserved blind, seen by another seat, by the
+/// card's level (`[present, not known, level, zeros]`); row 0 (the level
+/// of `EMPTY` in `cards::CARD_LEVEL`, 0 past the last card) is zeros.
+static BLIND_RESERVES: [[f32; RESERVE_LEN]; 4] = blind_reserves();
+
+const fn blind_reserves() -> [[f32; RESERVE_LEN]; 4] {
+    let mut table = [[0.0; RESERVE_LEN]; 4];
+    let mut level = 1;
+    while level < 4 {
+        table[level][0] = 1.0;
+        table[level][2] = level as f32;
+        level += 1;
     }
     table
 }
@@ -169,18 +185,21 @@ impl BaseState {
             debug_assert_eq!(self.bonus[seat].total(), self.owned[seat].len());
             head[12] = self.bonus[seat].total() as f32;
             head[13] = self.nobles_of(seat).count() as f32;
-            let reserved = self.reserved(seat);
+            // Unused reserve slots hold `EMPTY`, whose rows are zeros; a
+            // blind reserve shows its level only, to everyone but its owner.
+            let blind = if seat == observer as usize {
+                0
+            } else {
+                (self.hidden >> (3 * seat)) & 7
+            };
             for i in 0..3 {
                 let r = block::<RESERVE_LEN, PLAYER_LEN>(o, SEAT_HEAD + RESERVE_LEN * i);
-                match reserved.get(i) {
-                    Some(&card) if seat != observer as usize && self.is_hidden(seat, i) => {
-                        *r = [0.0; RESERVE_LEN];
-                        r[0] = 1.0;
-                        r[2] = f32::from(cards::level(card));
-                    }
-                    Some(&card) => *r = KNOWN_RESERVES[usize::from(card)],
-                    None => *r = KNOWN_RESERVES[usize::from(EMPTY)],
-                }
+                let card = usize::from(self.reserved[seat][i]);
+                *r = if blind >> i & 1 != 0 {
+                    BLIND_RESERVES[usize::from(cards::CARD_LEVEL[card])]
+                } else {
+                    KNOWN_RESERVES[card]
+                };
             }
             seat = if seat + 1 == n { 0 } else { seat + 1 };
         }
