@@ -152,15 +152,28 @@ impl Observed for BaseState {
     fn legal_bits(&self, scratch: &mut ActionList, out: &mut LegalBits) {
         // Most decisions are main-phase ones, whose legal set the rules
         // compute as bits: no list needed.
-        if self.phase != crate::variants::base::state::Phase::Main {
-            return default_legal_bits(self, scratch, out);
-        }
-        let bits = self.main_mask();
+        use crate::variants::base::actions::{NOBLE, PASS, RETURN};
+        use crate::variants::base::state::Phase;
         *out = [0; MASK_WORDS];
-        out[0] = bits;
-        if bits == 0 {
-            let pass = usize::from(crate::variants::base::actions::PASS);
-            out[pass / 64] |= 1 << (pass % 64);
+        match self.phase {
+            Phase::Main => {
+                let bits = self.main_mask();
+                out[0] = bits;
+                if bits == 0 {
+                    out[usize::from(PASS) / 64] |= 1 << (PASS % 64);
+                }
+            }
+            // The returns (ids 60..66, across words 0 and 1) and the nobles
+            // (66..76) are masks in the rules too.
+            Phase::Return => {
+                let bits = u128::from(self.return_mask()) << RETURN;
+                (out[0], out[1]) = (bits as u64, (bits >> 64) as u64);
+            }
+            Phase::Noble => {
+                let bits = u128::from(self.noble_mask()) << NOBLE;
+                (out[0], out[1]) = (bits as u64, (bits >> 64) as u64);
+            }
+            _ => default_legal_bits(self, scratch, out),
         }
     }
 

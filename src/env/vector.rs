@@ -453,7 +453,11 @@ impl<G: Observed> VectorEnv<G> {
                 .zip(b.packed_mask.chunks_exact_mut(w));
             for (slot, (mask, packed)) in slots.iter().zip(masks) {
                 write_mask(&slot.legal, mask);
-                packed.copy_from_slice(&slot.legal[..w]);
+                // Word by word: `copy_from_slice` of these few words is a
+                // `memcpy` call.
+                for (to, &word) in packed.iter_mut().zip(&slot.legal) {
+                    *to = word;
+                }
             }
         };
         let Buffers {

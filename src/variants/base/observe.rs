@@ -164,6 +164,11 @@ impl BaseState {
             *block::<NOBLE_LEN, OBSERVATION_SIZE>(out, NOBLES_AT + NOBLE_LEN * i) =
                 NOBLE_BLOCKS[row];
         }
+        // Each seat's nobles, counted in one pass over the claims.
+        let mut nobles = [0u8; 4];
+        for &c in &self.claimed[..self.n_claimed as usize] {
+            nobles[usize::from(c >> 4) & 3] += 1;
+        }
         let mut seat = observer as usize;
         for rel in 0..4 {
             if rel >= n {
@@ -184,7 +189,7 @@ impl BaseState {
             // cards (from_json rebuilds the bonuses from the cards).
             debug_assert_eq!(self.bonus[seat].total(), self.owned[seat].len());
             head[12] = self.bonus[seat].total() as f32;
-            head[13] = self.nobles_of(seat).count() as f32;
+            head[13] = f32::from(nobles[seat]);
             // Unused reserve slots hold `EMPTY`, whose rows are zeros; a
             // blind reserve shows its level only, to everyone but its owner.
             let blind = if seat == observer as usize {

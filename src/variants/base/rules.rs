@@ -179,6 +179,20 @@ impl BaseState {
         }
     }
 
+    /// The return phase's actions as a bitmask of ids `RETURN..RETURN + 6`
+    /// less `RETURN`: the colours (gold too) the player to move holds.
+    #[inline]
+    pub(crate) fn return_mask(&self) -> u64 {
+        u64::from(self.tokens[self.seat()].nonzero_mask() & 0x3F)
+    }
+
+    /// The noble phase's actions as a bitmask of ids `NOBLE..NOBLE + 10`
+    /// less `NOBLE`: the nobles on display the player to move qualifies for.
+    #[inline]
+    pub(crate) fn noble_mask(&self) -> u64 {
+        u64::from(self.qualifying_nobles(self.seat()))
+    }
+
     /// Fills `out` with the legal actions, ascending.
     pub(crate) fn legal_into(&self, out: &mut ActionList) {
         out.clear();
@@ -198,12 +212,8 @@ impl BaseState {
                 let short = need.saturating_sub(t);
                 push_payments(out, short, need, t.get(GOLD));
             }
-            Phase::Return => {
-                out.push_mask(RETURN, u64::from(self.tokens[p].nonzero_mask() & 0x3F));
-            }
-            Phase::Noble => {
-                out.push_mask(NOBLE, u64::from(self.qualifying_nobles(p)));
-            }
+            Phase::Return => out.push_mask(RETURN, self.return_mask()),
+            Phase::Noble => out.push_mask(NOBLE, self.noble_mask()),
             Phase::Over => {}
         }
     }
