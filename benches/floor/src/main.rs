@@ -7,8 +7,8 @@
 //! many seeded random games with their setup and prints the number of
 //! decisions (the workload `valgrind --tool=callgrind` counts instructions of);
 //! `floor search ITERATIONS [VARIANT]` runs one rollout search from the
-//! opening and `floor env STEPS` steps the `VectorEnv` of the pass (both for
-//! a profile).
+//! opening, `floor env STEPS` steps the `VectorEnv` of the pass and `floor
+//! observation VARIANT` encodes the pass's observations (each for a profile).
 //!
 //! Only the public API that both builds share is used, and every workload
 //! checks its result, so a broken engine cannot produce a fast-looking number.
@@ -178,7 +178,9 @@ fn observations<G: Game>(variant: &str, players: u8) {
     let sample = positions::<G>(players, 1024);
     let mut out = vec![0.0f32; G::OBSERVATION_SIZE];
     report(&format!("{variant}: observation"), "call", || {
-        let rounds = 40u64;
+        // About 15-35 ms of work: long enough to time in CPU time without
+        // the noise of a millisecond-long sample.
+        let rounds = 400u64;
         for _ in 0..rounds {
             for (s, _) in &sample {
                 let p = s.current_player().unwrap_or(0);
@@ -357,6 +359,13 @@ fn main() {
             "marvel" => one_search::<MarvelState>(iterations),
             _ => panic!("unknown variant {variant}"),
         },
+        ["observation", variant] => match *variant {
+            // The observation workload of the pass alone (for a profile).
+            "base" => observations::<BaseState>("base 2p", 2),
+            "duel" => observations::<DuelState>("duel", 2),
+            "marvel" => observations::<MarvelState>("marvel 2p", 2),
+            _ => panic!("unknown variant {variant}"),
+        },
         ["env", steps] => {
             // `VectorEnv` steps alone (for a profile).
             vector_env(256, steps.parse().expect("a number of steps"));
@@ -382,7 +391,7 @@ fn main() {
             }
         }
         _ => {
-            eprintln!("usage: floor bench | floor count base|duel|marvel PLAYERS GAMES | floor search ITERATIONS [VARIANT] | floor env STEPS | floor opening VARIANT CALLS");
+            eprintln!("usage: floor bench | floor count base|duel|marvel PLAYERS GAMES | floor search ITERATIONS [VARIANT] | floor env STEPS | floor observation VARIANT | floor opening VARIANT CALLS");
             std::process::exit(2);
         }
     }

@@ -110,17 +110,9 @@ const fn noble_blocks() -> [[f32; NOBLE_LEN]; cards::NUM_NOBLES + 1] {
 }
 
 /// The eight lanes of `gems` as floats (the caller keeps those it needs).
-///
-/// `gems` is read as exactly its 8 bytes (a volatile read the compiler may
-/// not widen): left to itself it reads 16 bytes of the state (the bank with
-/// the first seat's tokens, to unpack them in one register), a read the
-/// processor cannot serve from the two 8-byte stores an action has just
-/// made, so the observation written after a step waited for them.
 #[inline(always)]
-fn lanes(gems: &Gems) -> [f32; 8] {
-    // SAFETY: `gems` is a reference, so the read is valid and aligned.
-    let word = unsafe { std::ptr::read_volatile(&gems.0) };
-    let bytes = word.to_le_bytes();
+fn lanes(gems: Gems) -> [f32; 8] {
+    let bytes = gems.0.to_le_bytes();
     let mut out = [0.0; 8];
     for (x, &b) in out.iter_mut().zip(&bytes) {
         *x = f32::from(b);
@@ -148,7 +140,7 @@ impl BaseState {
             .try_into()
             .expect("an observation buffer");
         let n = self.num_players as usize;
-        let bank = lanes(&self.bank);
+        let bank = lanes(self.bank);
         block::<6, OBSERVATION_SIZE>(out, 0).copy_from_slice(&bank[..6]);
         for (k, &c) in self.board.as_flattened().iter().enumerate() {
             // No `present` flag: level ≥ 1 marks a card (docs/base.md).
@@ -171,17 +163,14 @@ impl BaseState {
         }
         let mut seat = observer as usize;
         for rel in 0..4 {
+            let o = block::<PLAYER_LEN, OBSERVATION_SIZE>(out, PLAYERS_AT + PLAYER_LEN * rel);
             if rel >= n {
-                // Seats past the player count read zeros, written one seat
-                // at a time (a run of them would be one `memset` call).
-                let o = block::<PLAYER_LEN, OBSERVATION_SIZE>(out, PLAYERS_AT + PLAYER_LEN * rel);
-                *std::hint::black_box(o) = [0.0; PLAYER_LEN];
+                *o = [0.0; PLAYER_LEN];
                 continue;
             }
-            let o = block::<PLAYER_LEN, OBSERVATION_SIZE>(out, PLAYERS_AT + PLAYER_LEN * rel);
             let head = block::<SEAT_HEAD, PLAYER_LEN>(o, 0);
-            let tokens = lanes(&self.tokens[seat]);
-            let bonus = lanes(&self.bonus[seat]);
+            let tokens = lanes(self.tokens[seat]);
+            let bonus = lanes(self.bonus[seat]);
             head[..6].copy_from_slice(&tokens[..6]);
             head[6..11].copy_from_slice(&bonus[..5]);
             head[11] = f32::from(self.points[seat]);
