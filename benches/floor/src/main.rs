@@ -96,7 +96,9 @@ fn positions<G: Game>(players: u8, count: usize) -> Vec<(G, Action)> {
 /// Copy, copy + unchecked apply, copy + checked apply over the same positions.
 fn applies<G: Game>(variant: &str, players: u8) {
     let sample = positions::<G>(players, 4096);
-    let rounds = 60u64;
+    // Tens of milliseconds per workload: a copy or an apply takes nanoseconds,
+    // and a sample of a millisecond or two is too noisy to compare.
+    let rounds = 600u64;
     let units = rounds * sample.len() as u64;
     report(&format!("{variant}: copy"), "position", || {
         for _ in 0..rounds {
@@ -334,7 +336,7 @@ fn bench() {
     observations::<BaseState>("base 2p", 2);
     observations::<DuelState>("duel", 2);
     observations::<MarvelState>("marvel 2p", 2);
-    vector_env(256, 400);
+    vector_env(256, 2000);
     mcts::<BaseState>("base 2p", 4000, None);
     mcts::<DuelState>("duel", 4000, None);
     mcts::<MarvelState>("marvel 2p", 4000, None);
