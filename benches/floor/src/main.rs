@@ -274,7 +274,9 @@ fn mcts<G: Game>(variant: &str, iterations: u64, network: Option<Arc<Network>>) 
         ..SearchConfig::default()
     };
     report(&format!("{variant}: {kind}, opening"), "iteration", || {
-        let runs = 3;
+        // Rollout searches: 12,000 iterations (tens of milliseconds); the
+        // network search's 1,000 iterations nine times over, as long.
+        let runs = if cfg.network.is_some() { 9 } else { 3 };
         for _ in 0..runs {
             let r = search(black_box(&s), &cfg).expect("search");
             assert_eq!(r.iterations, iterations);
