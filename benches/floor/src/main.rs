@@ -7,8 +7,10 @@
 //! many seeded random games with their setup and prints the number of
 //! decisions (the workload `valgrind --tool=callgrind` counts instructions of);
 //! `floor search ITERATIONS [VARIANT]` runs one rollout search from the
-//! opening, `floor env STEPS` steps the `VectorEnv` of the pass and `floor
-//! observation VARIANT` encodes the pass's observations (each for a profile).
+//! opening, `floor env STEPS` steps the `VectorEnv` of the pass, `floor
+//! observation VARIANT` encodes the pass's observations and `floor
+//! network-search ITERATIONS` runs the pass's network searches (each for a
+//! profile).
 //!
 //! Only the public API that both builds share is used, and every workload
 //! checks its result, so a broken engine cannot produce a fast-looking number.
@@ -370,6 +372,13 @@ fn main() {
             "marvel" => observations::<MarvelState>("marvel 2p", 2),
             _ => panic!("unknown variant {variant}"),
         },
+        ["network-search", iterations] => {
+            // The network search workload of the pass alone (for a profile).
+            let net = Network::from_bytes(&random_network_bytes::<BaseState>(2, &[256, 256], 1))
+                .expect("a valid network");
+            let iterations = iterations.parse().expect("a number of iterations");
+            mcts::<BaseState>("base 2p", iterations, Some(Arc::new(net)));
+        }
         ["env", steps] => {
             // `VectorEnv` steps alone (for a profile).
             vector_env(256, steps.parse().expect("a number of steps"));
@@ -395,7 +404,7 @@ fn main() {
             }
         }
         _ => {
-            eprintln!("usage: floor bench | floor count base|duel|marvel PLAYERS GAMES | floor search ITERATIONS [VARIANT] | floor env STEPS | floor observation VARIANT | floor opening VARIANT CALLS");
+            eprintln!("usage: floor bench | floor count base|duel|marvel PLAYERS GAMES | floor search ITERATIONS [VARIANT] | floor env STEPS | floor observation VARIANT | floor network-search ITERATIONS | floor opening VARIANT CALLS");
             std::process::exit(2);
         }
     }
