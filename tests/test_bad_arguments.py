@@ -185,6 +185,8 @@ def _by_name(name: str, variant: str, owner: str) -> Any:
         "temperature_moves": 2,
         "noise_alpha": None,
         "noise_epsilon": 0.25,
+        "fast_iterations": 0,
+        "full_search_fraction": 0.25,
         "winners": [0],
         "reason": "points",
         "num_players": 2,

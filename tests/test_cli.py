@@ -113,6 +113,7 @@ STRING_OPTIONS = {
     "--output": ["dir", "under_a_file", "png"],
     "--viewer": ["x", "", "1.5", "-1", "5"],
     "--network": ["missing", "dir", "binary", "empty", "text"],
+    "--init": ["missing", "dir", "binary", "empty", "text"],
     "--resume": ["missing", "dir", "text"],
     "--hidden": ["", "0", "a,b", "-1", "16,,16"],
     "--data": ["missing", "binary"],

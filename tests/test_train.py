@@ -984,7 +984,8 @@ def duel_needs_position() -> tuple[Any, np.ndarray]:
     white and 3 crowns, and royal 3 (3 points); it holds k3 pearl1 gold1 and reserved card
     35 (g4 k3) from the pyramid and card 57 blind.
     """
-    scenario = json.loads((Path(__file__).parent / "data" / "duel" / DUEL_JOKER).read_text())
+    scenarios = json.loads((Path(__file__).parent / "data" / "duel" / "scenarios.json").read_text())
+    (scenario,) = [s for s in scenarios["scenarios"] if s["name"] == DUEL_JOKER]
     state = scenario["state"]
     state["pyramid"] = [[25, 26, 2, 3, 4], [30, 31, 32, 34], [55, 56, 58]]
     state["royals"] = [0, 1, 2]
@@ -1013,7 +1014,8 @@ def duel_needs_position() -> tuple[Any, np.ndarray]:
     return position, position.observation(0)
 
 
-DUEL_JOKER = "joker_needs_a_coloured_card.json"
+DUEL_JOKER = "joker_needs_a_coloured_card"
+"""The Duel scenario (``tests/data/duel/scenarios.json``) whose position this test builds on."""
 
 
 def test_needs_extras_on_a_hand_checked_duel_position() -> None:

@@ -43,7 +43,7 @@ def value_loss(logits: torch.Tensor, returns: torch.Tensor) -> torch.Tensor:
 
 POINTS_SCALE = 20.0
 """Final points are divided by this for the points head: about the winning score, so the
-targets lie near ``[0, 1]`` like the value head's."""
+targets lie between 0 and about 1, like the value head's."""
 
 
 def points_loss(predicted: torch.Tensor, points: torch.Tensor) -> torch.Tensor:
