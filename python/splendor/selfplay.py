@@ -71,8 +71,12 @@ def with_defaults(settings: dict[str, Any]) -> dict[str, Any]:
     """A ``run.json``'s settings with the fields added since it was written set to
     their defaults (which play the games those runs played): playout-cap
     randomisation off."""
-    added = {"fast_iterations": 0, "full_search_fraction": 0.25}
+    added = {f.name: f.default for f in fields(SelfPlaySettings) if f.name in _ADDED_SETTINGS}
     return {**added, **settings}
+
+
+#: Settings added after the first runs were written; their defaults play those runs' games.
+_ADDED_SETTINGS = ("fast_iterations", "full_search_fraction")
 
 
 def _atomic_savez(path: Path, arrays: dict[str, np.ndarray]) -> None:

@@ -36,6 +36,7 @@ from splendor.selfplay import (
     read_game_ids,
     read_settings,
     set_aside,
+    with_defaults,
 )
 
 #: Games per chunk (one Ray task, one shard) unless told; see
@@ -56,8 +57,8 @@ def _play_arguments(settings: dict[str, Any]) -> dict[str, Any]:
         "temperature_moves": settings["temperature_moves"],
         "noise_alpha": settings["noise_alpha"],
         "noise_epsilon": settings["noise_epsilon"],
-        "fast_iterations": settings.get("fast_iterations", 0),
-        "full_search_fraction": settings.get("full_search_fraction", 0.25),
+        "fast_iterations": with_defaults(settings)["fast_iterations"],
+        "full_search_fraction": with_defaults(settings)["full_search_fraction"],
     }
 
 
