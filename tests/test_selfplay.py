@@ -153,6 +153,49 @@ def test_a_directory_of_another_run_is_refused_before_any_game(tmp_path: Path) -
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 
+_HOLDER = """
+import sys
+from splendor import selfplay as sp
+
+def wait_after_first(done: int, total: int) -> None:
+    if done == 1:
+        print("ready", flush=True)
+        sys.stdin.readline()
+
+sp.selfplay("base", sys.argv[1], games=3, seed=1, iterations=30, temperature_moves=6,
+            threads=1, progress=wait_after_first)
+"""
+
+
+def test_a_run_that_another_process_is_writing_is_refused_and_left_alone(
+    tmp_path: Path,
+) -> None:
+    run = tmp_path / "run"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, str(run)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdin is not None
+        assert holder.stdout.readline().strip() == "ready"
+        before = sorted(p.relative_to(run).as_posix() for p in run.rglob("*"))
+        with pytest.raises(ConfigError, match="another process is writing"):
+            sp.selfplay("base", run, games=3, seed=1, threads=1, **FAST)
+        assert sorted(p.relative_to(run).as_posix() for p in run.rglob("*")) == before
+        holder.stdin.write("go\n")
+        holder.stdin.flush()
+        assert holder.wait(timeout=120) == 0
+    finally:
+        holder.kill()
+    # The lock went with its process: the run resumes (nothing left to play).
+    calls: list[int] = []
+    sp.selfplay("base", run, games=3, seed=1, progress=lambda d, t: calls.append(t), **FAST)
+    assert calls == []
+    assert sorted(sp.stored_game_ids(run)) == [0, 1, 2]
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [

@@ -15,6 +15,9 @@ resume deletes the pending copies of games a shard holds. A damaged shard or
 pending game (one that does not open as ``.npz`` with its ``game_ids``) is set
 aside by the resume, renamed ``<name>.damaged`` with a warning, and its games
 are played again; a damaged ``run.json`` is a :class:`~splendor.errors.ConfigError`.
+A run directory has one writer at a time (a lock on ``.lock``, released by
+the system when its process dies): a second process is refused with a
+:class:`~splendor.errors.ConfigError` before it touches anything.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from splendor import _core
+from splendor._folder_lock import locked_folder
 from splendor.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -313,84 +317,88 @@ def selfplay(
             f"{run} holds a distributed run (manifest.json): resume it with "
             "splendor.distributed.selfplay (selfplay --ray), or use another directory"
         )
-    have = read_settings(run)
-    if have is not None:
-        have = with_defaults(have)
-    # The games depend on the network's weights, not on where its file lies:
-    # a run resumed from another directory or machine names the same network
-    # by another path, and its SHA-256 is what must match.
-    diff = (
-        []
-        if have is None
-        else sorted(
-            k
-            for k in wanted.keys() | have.keys()
-            if k != "network" and have.get(k) != wanted.get(k)
+    # Two processes in one run would take the same shard numbers and delete
+    # each other's pending games.
+    busy = f"another process is writing the self-play run in {run}: wait for it or stop it"
+    with locked_folder(run, busy):
+        have = read_settings(run)
+        if have is not None:
+            have = with_defaults(have)
+        # The games depend on the network's weights, not on where its file lies:
+        # a run resumed from another directory or machine names the same network
+        # by another path, and its SHA-256 is what must match.
+        diff = (
+            []
+            if have is None
+            else sorted(
+                k
+                for k in wanted.keys() | have.keys()
+                if k != "network" and have.get(k) != wanted.get(k)
+            )
         )
-    )
-    if diff:
-        raise ConfigError(
-            f"{run} holds a self-play run with other settings ({', '.join(diff)} differ); "
-            "use another directory"
-        )
-    pending_dir = run / "pending"
-    pending_dir.mkdir(parents=True, exist_ok=True)
-    if have is None:
-        tmp = meta_path.with_name("run.json.tmp")
-        tmp.write_text(json.dumps(wanted, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-        os.replace(tmp, meta_path)  # never a torn run.json
+        if diff:
+            raise ConfigError(
+                f"{run} holds a self-play run with other settings ({', '.join(diff)} differ); "
+                "use another directory"
+            )
+        pending_dir = run / "pending"
+        pending_dir.mkdir(parents=True, exist_ok=True)
+        if have is None:
+            tmp = meta_path.with_name("run.json.tmp")
+            tmp.write_text(json.dumps(wanted, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+            os.replace(tmp, meta_path)  # never a torn run.json
 
-    done, pending, next_shard = _recover(run)
-    todo = [g for g in range(first_game, first_game + games) if g not in done]
-    total = len(todo)
-    stored = 0
+        done, pending, next_shard = _recover(run)
+        todo = [g for g in range(first_game, first_game + games) if g not in done]
+        total = len(todo)
+        stored = 0
 
-    def flush(force: bool) -> None:
-        nonlocal pending, next_shard
-        while len(pending) >= shard_size or (force and pending):
-            batch, pending = pending[:shard_size], pending[shard_size:]
-            parts = []
-            for path in batch:
-                with np.load(path) as z:
-                    parts.append({k: z[k] for k in z.files})
-            _atomic_savez(run / f"shard-{next_shard:06d}.npz", _concat(parts))
-            next_shard += 1
-            for path in batch:
-                path.unlink()
+        def flush(force: bool) -> None:
+            nonlocal pending, next_shard
+            while len(pending) >= shard_size or (force and pending):
+                batch, pending = pending[:shard_size], pending[shard_size:]
+                parts = []
+                for path in batch:
+                    with np.load(path) as z:
+                        parts.append({k: z[k] for k in z.files})
+                _atomic_savez(run / f"shard-{next_shard:06d}.npz", _concat(parts))
+                next_shard += 1
+                for path in batch:
+                    path.unlink()
 
-    def on_game(record: _SelfPlayRecord) -> None:
-        nonlocal stored
-        path = pending_dir / f"game-{record['game_id']:010d}.npz"
-        _atomic_savez(path, _game_arrays(record))
-        pending.append(path)
-        stored += 1
+        def on_game(record: _SelfPlayRecord) -> None:
+            nonlocal stored
+            path = pending_dir / f"game-{record['game_id']:010d}.npz"
+            _atomic_savez(path, _game_arrays(record))
+            pending.append(path)
+            stored += 1
+            flush(force=False)
+            if progress is not None:
+                progress(stored, total)
+
         flush(force=False)
-        if progress is not None:
-            progress(stored, total)
-
-    flush(force=False)
-    # Whatever stops the games (an error, Ctrl-C), what is stored stays
-    # valid: finished games wait in pending/ for the next call.
-    _core.selfplay_games(
-        variant,
-        todo,
-        on_game,
-        players=players,
-        seed=seed,
-        turn_cap=turn_cap,
-        threads=threads if threads is not None else (os.cpu_count() or 1),
-        iterations=iterations,
-        exploration=exploration,
-        prior_temperature=prior_temperature,
-        rollout_depth=rollout_depth,
-        temperature_moves=temperature_moves,
-        network=net,
-        noise_alpha=noise_alpha,
-        noise_epsilon=noise_epsilon,
-        fast_iterations=fast_iterations,
-        full_search_fraction=full_search_fraction,
-    )
-    flush(force=True)
+        # Whatever stops the games (an error, Ctrl-C), what is stored stays
+        # valid: finished games wait in pending/ for the next call.
+        _core.selfplay_games(
+            variant,
+            todo,
+            on_game,
+            players=players,
+            seed=seed,
+            turn_cap=turn_cap,
+            threads=threads if threads is not None else (os.cpu_count() or 1),
+            iterations=iterations,
+            exploration=exploration,
+            prior_temperature=prior_temperature,
+            rollout_depth=rollout_depth,
+            temperature_moves=temperature_moves,
+            network=net,
+            noise_alpha=noise_alpha,
+            noise_epsilon=noise_epsilon,
+            fast_iterations=fast_iterations,
+            full_search_fraction=full_search_fraction,
+        )
+        flush(force=True)
     return run
 
 

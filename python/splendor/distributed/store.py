@@ -14,19 +14,17 @@ when the driver dies) keeps two drivers out of one folder.
 from __future__ import annotations
 
 import contextlib
-import errno
-import fcntl
 import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from splendor._folder_lock import LOCK, locked_folder
 from splendor.errors import ConfigError
 from splendor.selfplay import read_json_object
 
 MANIFEST = "manifest.json"
-LOCK = ".lock"
 FORMAT = "splendor-distributed/1"
 
 
@@ -165,20 +163,8 @@ class RunFolder:
         Raises:
             ConfigError: Another driver holds the folder, or it cannot be created.
         """
-        try:
-            self.path.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise ConfigError(f"cannot create {self.path}: {exc.strerror or exc}") from None
-        try:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError as exc:
-                if exc.errno not in (errno.EAGAIN, errno.EACCES):
-                    raise
-                raise ConfigError(
-                    f"another driver is running this run in {self.path}: wait for it or stop it"
-                ) from None
+        busy = f"another driver is running this run in {self.path}: wait for it or stop it"
+        with locked_folder(self.path, busy):
             # Under the lock, the folder cannot change any more: check again.
             if not self.check():
                 text = json.dumps(self.manifest, indent=2, sort_keys=True) + "\n"
@@ -186,5 +172,3 @@ class RunFolder:
             for stale in self.path.glob("*.tmp"):
                 stale.unlink()  # a write cut short by a crash; its chunk is not done
             yield
-        finally:
-            os.close(fd)  # releases the lock
