@@ -296,3 +296,78 @@ fn net_bot_specs_read_the_file() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_first_play_urgency_reduction_keeps_a_small_budget_on_the_tried_moves() {
+    // Every move has the same prior and every position the value 0.5, so
+    // only the first-play urgency decides whether an untried move is tried:
+    // at the siblings' mean (no reduction) each move is tried before any is
+    // tried twice; below it (less 0.5 * sqrt(mass tried)) the budget stays
+    // on the few moves tried first.
+    let s = opening(2);
+    let moves = legal(&s).len();
+    let iterations = moves as u64 + 10;
+    let tried = |fpu_reduction: f64| {
+        let cfg = SearchConfig {
+            fpu_reduction,
+            ..with(constant_network(2, &[], &[0.0, 0.0]), iterations)
+        };
+        let r = search(&s, &cfg).unwrap();
+        r.stats.iter().filter(|x| x.visits > 0).count()
+    };
+    assert_eq!(tried(0.0), moves);
+    let narrow = tried(0.5);
+    assert!(narrow * 2 < moves, "{narrow} of {moves} moves tried");
+    // A bad value is refused by name.
+    let bad = SearchConfig {
+        fpu_reduction: -0.1,
+        ..with(constant_network(2, &[], &[0.0, 0.0]), 10)
+    };
+    match search(&s, &bad) {
+        Err(GameError::Config(m)) => assert!(m.contains("fpu_reduction"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_policy_temperature_divides_the_logits_of_the_prior() {
+    // Temperature 2 on logits (4, 0, ...) is the prior of logits (2, 0, ...):
+    // the same search, visit for visit, and not the search at temperature 1.
+    let s = opening(2);
+    let favourite = legal(&s)[3];
+    let net = || constant_network(2, &[(favourite, 4.0)], &[0.0, 0.0]);
+    let hot = SearchConfig {
+        policy_temperature: 2.0,
+        ..with(net(), 300)
+    };
+    let halved = with(constant_network(2, &[(favourite, 2.0)], &[0.0, 0.0]), 300);
+    let a = search(&s, &hot).unwrap();
+    assert_eq!(a.stats, search(&s, &halved).unwrap().stats);
+    assert_ne!(a.stats, search(&s, &with(net(), 300)).unwrap().stats);
+    // A flatter prior moves visits off the favourite; 1 is the plain prior.
+    let visits = |policy_temperature: f64| {
+        // Every position worth 0.5: only the prior shares the visits.
+        let cfg = SearchConfig {
+            policy_temperature,
+            ..with(constant_network(2, &[(favourite, 12.0)], &[0.0, 0.0]), 300)
+        };
+        let r = search(&s, &cfg).unwrap();
+        r.stats
+            .iter()
+            .find(|x| x.action == favourite)
+            .unwrap()
+            .visits
+    };
+    let (plain, flat) = (visits(1.0), visits(6.0));
+    assert!(flat * 2 < plain, "{flat} visits at 6, {plain} at 1");
+    for bad in [0.0, -1.0, f64::INFINITY, f64::NAN, 1e-300] {
+        let cfg = SearchConfig {
+            policy_temperature: bad,
+            ..with(constant_network(2, &[], &[0.0, 0.0]), 10)
+        };
+        match search(&s, &cfg) {
+            Err(GameError::Config(m)) => assert!(m.contains("policy_temperature"), "{m}"),
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
+}

@@ -20,11 +20,13 @@ from splendor.errors import ConfigError
 FORMS = (
     "default, level:1 to level:10, random, greedy, mcts, mcts:N, mcts:Ts, net, net:N, "
     "net:Ts, net:N@PATH or net:Ts@PATH, a net budget optionally followed by :batch=B "
-    "(net:N:batch=4@PATH), an mcts or net budget optionally followed by :temp=T "
-    "(mcts:100:temp=0.5, net:N:batch=4:temp=1@PATH) (N: iterations, a whole number >= 1 "
-    "in digits; T: seconds, or after temp= the move temperature, a number > 0 in digits "
-    "such as 0.5 or 2; B: leaves per network evaluation, a whole number between 1 and "
-    "256)"
+    "(net:N:batch=4@PATH), an mcts or net budget optionally followed by :fpu=R, a net "
+    "budget then by :ptemp=P, and either by :temp=T last (mcts:100:temp=0.5, "
+    "net:N:batch=4:fpu=0.2:ptemp=1.4:temp=1@PATH) (N: iterations, a whole number >= 1 in "
+    "digits; T: seconds, or after temp= the move temperature, a number > 0 in digits such"
+    " as 0.5 or 2; R: the first-play urgency reduction and P: the temperature of the "
+    "network's prior, numbers > 0 in digits; B: leaves per network evaluation, a whole "
+    "number between 1 and 256)"
 )
 
 # Spellings outside the grammar: Python's int() and float() took several of them.
@@ -57,6 +59,11 @@ BAD = [
     "mcts:100:temp=0",
     "mcts:100:temp=-1",
     "net:50:temp=1:batch=4",
+    "mcts:100:fpu=0",
+    "mcts:100:ptemp=1.4",
+    "net:50:temp=1:fpu=0.2",
+    "net:50:ptemp=1.4:fpu=0.2",
+    "net:50:ptemp=-1",
 ]
 
 
@@ -220,6 +227,66 @@ def test_a_leaf_batch_reaches_every_kind_of_bot(monkeypatch: pytest.MonkeyPatch)
     state = splendor.new_game("marvel", seed=3)
     for bot_spec, expected in (("net:30:batch=2", 2), ("net:30", 8), ("mcts:30", 1)):
         plan = plan_move(bot_spec, None, None, ServerLimits(), ("marvel", 2))
+        assert choose(state, plan, seed=1).action_id in [int(a) for a in state.legal_actions()]
+        assert seen[-1] == expected, bot_spec
+
+
+def test_the_default_ais_tree_policy_reaches_every_kind_of_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from splendor import nets
+    from splendor.web.ai import ServerLimits, choose, plan_move
+
+    # Spelled, parsed, built and pickled with the bot.
+    spec = splendor.parse_bot_spec(" net:30: Batch=4 :FPU=0.25: ptemp=1.50 :temp=1")
+    assert (spec.fpu_reduction, spec.policy_temperature) == (0.25, 1.5)
+    assert str(spec) == "net:30:batch=4:fpu=0.25:ptemp=1.5:temp=1"
+    marvel = nets.shipped_network_path("marvel", 2)
+    bot = make_bot(f"{spec}@{marvel}", 0, "marvel", 2)
+    assert isinstance(bot, splendor.MctsBot)
+    assert (bot.fpu_reduction, bot.policy_temperature, bot.move_temperature) == (0.25, 1.5, 1.0)
+    copy = pickle.loads(pickle.dumps(bot))
+    assert (copy.fpu_reduction, copy.policy_temperature) == (0.25, 1.5)
+    assert "fpu_reduction=0.25, policy_temperature=1.5" in repr(copy)
+    # Without them a search is the plain PUCT rule.
+    plain = make_bot(f"net:30@{marvel}", 0, "marvel", 2)
+    assert isinstance(plain, splendor.MctsBot)
+    assert (plain.fpu_reduction, plain.policy_temperature) == (0.0, 1.0)
+    # A game's entry in SHIPPED_NET_TREE_POLICY goes with its default AI (and `net`
+    # alone), after the batch; a budget given (net:N) and the lower levels keep the
+    # plain rule, so the levels' ladder places stay as measured.
+    monkeypatch.setitem(nets.SHIPPED_NET_TREE_POLICY, ("marvel", 2), nets.TreePolicy(0.3, 1.2))
+    iterations = nets.SHIPPED_NET_ITERATIONS["marvel", 2]
+    tuned = f"net:{iterations}:batch=4:fpu=0.3:ptemp=1.2"
+    assert bots.default_bot_spec("marvel", 2) == tuned
+    assert resolve_bot_spec("default", "marvel", 2) == f"{tuned}@{marvel}"
+    assert resolve_bot_spec("net", "marvel", 2) == f"{tuned}@{marvel}"
+    assert resolve_bot_spec("level:10", "marvel", 2) == f"{tuned}@{marvel}"
+    assert ":fpu=" not in resolve_bot_spec("level:9", "marvel", 2)
+    assert resolve_bot_spec("net:30", "marvel", 2) == f"net:30:batch=4@{marvel}"
+    default = make_bot("default", 0, "marvel", 2)
+    assert isinstance(default, splendor.MctsBot)
+    assert (default.fpu_reduction, default.policy_temperature) == (0.3, 1.2)
+    result = splendor.match(["default", "random"], variant="marvel", games=1, seed=1)
+    assert f"{tuned}@" in result.bots[0]["name"]
+    # The web server's searches: the default AI's tree policy, not a budget's.
+    seen: list[tuple[float, float]] = []
+    search = splendor.search
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append((kwargs["fpu_reduction"], kwargs["policy_temperature"]))
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(splendor, "search", spy)
+    state = splendor.new_game("marvel", seed=3)
+    limits = ServerLimits(default_iterations=40)
+    for bot_spec, expected in (
+        ("default", (0.3, 1.2)),
+        ("net", (0.3, 1.2)),
+        ("net:30", (0.0, 1.0)),
+        ("mcts:30", (0.0, 1.0)),
+    ):
+        plan = plan_move(bot_spec, None, None, limits, ("marvel", 2))
         assert choose(state, plan, seed=1).action_id in [int(a) for a in state.legal_actions()]
         assert seen[-1] == expected, bot_spec
 

@@ -630,6 +630,18 @@ class MctsBot:
             proportion to the visits, above 1 flatter), from a stream seeded by the
             move's search seed, so a seeded bot stays reproducible. Only actions the
             search visited can be drawn. The AI levels (``level:1`` ...) play so.
+        fpu_reduction: First-play urgency reduction of PUCT (a finite number
+            >= 0; unused by plain UCT): a move never tried is scored as if its
+            mean were that of the tried moves less ``fpu_reduction * sqrt(m)``,
+            ``m`` being the prior mass of the tried moves, so a small budget
+            goes deeper into the moves the prior likes instead of trying every
+            move once. ``0``: the tried moves' mean as it is
+            (docs/network.md, "Tree policy settings").
+        policy_temperature: Temperature of the network's prior (a finite number
+            > 0; unused without a network): the prior is a softmax of the policy
+            logits divided by it, so above 1 it is flatter and the search checks
+            more of the moves the network ranks below its favourite. ``1``: the
+            network's prior as trained.
 
     Raises:
         ConfigError: A bad argument (the message names it and its range), or a
@@ -651,6 +663,8 @@ class MctsBot:
         network: Network | str | os.PathLike[str] | None = None,
         leaf_batch: int = 1,
         move_temperature: float = 0.0,
+        fpu_reduction: float = 0.0,
+        policy_temperature: float = 1.0,
     ) -> MctsBot: ...
     @property
     def iterations(self) -> int:
@@ -671,6 +685,14 @@ class MctsBot:
     @property
     def move_temperature(self) -> float:
         """The temperature of the move's choice (0: the most visited action)."""
+
+    @property
+    def fpu_reduction(self) -> float:
+        """The first-play urgency reduction of the tree policy (0: none)."""
+
+    @property
+    def policy_temperature(self) -> float:
+        """The temperature of the network's prior (1: as the network gives it)."""
 
     @property
     def network_sha256(self) -> str | None:
@@ -743,6 +765,16 @@ class BotSpec:
         the spec gives none (the most visited move)."""
 
     @property
+    def fpu_reduction(self) -> float | None:
+        """R of ``...:fpu=R`` (the ``fpu_reduction`` of :class:`MctsBot`); None when
+        the spec gives none (0)."""
+
+    @property
+    def policy_temperature(self) -> float | None:
+        """P of ``net:...:ptemp=P`` (the ``policy_temperature`` of :class:`MctsBot`);
+        None when the spec gives none (1)."""
+
+    @property
     def level(self) -> int | None:
         """L of ``level:L`` (1 to 10); None for the other kinds."""
 
@@ -780,9 +812,13 @@ def parse_bot_spec(text: str) -> BotSpec:
     shipped for the game), ``net:N@PATH``, ``net:Ts@PATH`` (the network file at PATH);
     a ``net`` budget may be followed by ``:batch=B`` (``net:900:batch=4@PATH``: B leaves,
     between 1 and 256, per forward pass of the network, the ``leaf_batch`` of
-    :class:`MctsBot`), and an ``mcts`` or ``net`` budget by ``:temp=T`` after any batch
-    (``mcts:100:temp=0.5``, ``net:40:batch=4:temp=1@PATH``: the ``move_temperature``
-    of :class:`MctsBot`, a number > 0 spelled as T).
+    :class:`MctsBot`), and an ``mcts`` or ``net`` budget by ``:fpu=R`` after any batch
+    (``net:1000:batch=4:fpu=0.2``: the ``fpu_reduction`` of :class:`MctsBot`, a number
+    > 0 spelled as T), a ``net`` budget then by ``:ptemp=P`` (the
+    ``policy_temperature`` of :class:`MctsBot`, spelled as T), and either by
+    ``:temp=T`` after those (``mcts:100:temp=0.5``,
+    ``net:40:batch=4:temp=1@PATH``: the ``move_temperature`` of :class:`MctsBot`, a
+    number > 0 spelled as T).
     N, B and L are digits only (1 or more); T is digits with an optional decimal part (``0.5``,
     ``2``), more than 0: no sign, exponent, underscore, ``inf`` or ``nan``. Keywords may
     be in any case; spaces around the text and its parts are ignored (``mcts: 500`` is
@@ -861,6 +897,8 @@ def search(
     root_action: Action | int | str | None = None,
     stop: threading.Event | None = None,
     move_temperature: float = 0.0,
+    fpu_reduction: float = 0.0,
+    policy_temperature: float = 1.0,
 ) -> SearchResult:
     """Searches ``state`` for the player to move, with the GIL released.
 

@@ -47,6 +47,7 @@ from splendor.nets import (
     reference_network_path,
     shipped_leaf_batch,
     shipped_network_path,
+    shipped_tree_policy,
 )
 
 #: The default AI of a game no network is shipped for.
@@ -127,14 +128,16 @@ def default_bot_spec(variant: str, players: int) -> str:
     """The spec of the default AI for ``variant`` with ``players`` players:
     ``net:N`` (the shipped network, ``N`` from
     :data:`splendor.nets.SHIPPED_NET_ITERATIONS`, with ``:batch=B`` where
-    :data:`splendor.nets.SHIPPED_NET_LEAF_BATCH` gives one) where a network is
-    shipped, else ``mcts:1000``."""
+    :data:`splendor.nets.SHIPPED_NET_LEAF_BATCH` gives one, and the options of
+    :data:`splendor.nets.SHIPPED_NET_TREE_POLICY`, ``:fpu=R:ptemp=P``, where it
+    has an entry) where a network is shipped, else ``mcts:1000``."""
     # Read through the module: a test takes the shipped files away by patching it.
     if (nets.NETS_DIR / f"{variant}-{players}p.safetensors").is_file():
         # A shipped file always has its figure (a test checks); 1000 guards a file a
         # user dropped into the package for a game we do not ship.
         iterations = SHIPPED_NET_ITERATIONS.get((variant, players), 1000)
-        return _with_shipped_batch(str(iterations), variant, players)
+        batched = _with_shipped_batch(str(iterations), variant, players)
+        return batched + shipped_tree_policy(variant, players).spec_options
     return DEFAULT_SEARCH
 
 
@@ -142,10 +145,9 @@ def resolve_bot_spec(spec: str, variant: str, players: int) -> str:
     """``spec``, parsed by :func:`splendor.parse_bot_spec`, in its one spelling, with
     ``default`` turned into :func:`default_bot_spec`, ``level:L`` into
     :func:`level_spec` and a path-less ``net`` / ``net:N`` / ``net:Ts`` into
-    ``net:...@<shipped network>`` (``net`` alone: the iterations of
-    :data:`splendor.nets.SHIPPED_NET_ITERATIONS`; without ``:batch=B``, the shipped
-    network's own :func:`splendor.nets.shipped_leaf_batch`): a spec the engine can
-    build.
+    ``net:...@<shipped network>`` (``net`` alone: the default AI,
+    :func:`default_bot_spec`; without ``:batch=B``, the shipped network's own
+    :func:`splendor.nets.shipped_leaf_batch`): a spec the engine can build.
 
     Raises:
         ConfigError: Not a bot spec (the message lists the forms), or a path-less
@@ -159,14 +161,13 @@ def resolve_bot_spec(spec: str, variant: str, players: int) -> str:
     if parsed.kind == "net" and parsed.network is None:
         path = shipped_network_path(variant, players)
         if parsed.iterations is None and parsed.time_limit is None:
-            parsed = _core.parse_bot_spec(
-                f"net:{SHIPPED_NET_ITERATIONS.get((variant, players), 1000)}"
-            )
+            # `net` alone is the default AI (the network is shipped: `path`).
+            parsed = _core.parse_bot_spec(default_bot_spec(variant, players))
         if parsed.leaf_batch is None:
-            budget = str(parsed).split(":", 1)[1]
-            budget, _, temp = budget.partition(":temp=")
+            # The shipped batch goes first among the options (the grammar's order).
+            budget, _, options = str(parsed).split(":", 1)[1].partition(":")
             batched = _with_shipped_batch(budget, variant, players)
-            parsed = _core.parse_bot_spec(batched + (f":temp={temp}" if temp else ""))
+            parsed = _core.parse_bot_spec(batched + (f":{options}" if options else ""))
         return f"{parsed}@{path}"
     if parsed.kind == "net" and parsed.network is not None:
         reference = reference_network_path(parsed.network, variant, players)

@@ -23,6 +23,7 @@ also has the default AI and the AI levels); ``splendor.nets.default_bot_spec``,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,41 @@ SHIPPED_NET_LEAF_BATCH: dict[tuple[str, int], int] = {
     ("duel", 2): 4,
     ("marvel", 2): 4,
 }
+
+
+@dataclass(frozen=True)
+class TreePolicy:
+    """Settings of the search's tree policy that the default AI tunes for a game (the
+    :class:`splendor.MctsBot` arguments of the same names; the defaults change
+    nothing): ``fpu_reduction`` (a move never tried scores the mean of the tried ones
+    less ``fpu_reduction * sqrt(their prior mass)``) and ``policy_temperature`` (the
+    network's prior is a softmax of its logits divided by it)."""
+
+    fpu_reduction: float = 0.0
+    policy_temperature: float = 1.0
+
+    @property
+    def spec_options(self) -> str:
+        """The settings as bot-spec options, in the grammar's order (``:fpu=R``, then
+        ``:ptemp=P``), each only when it is not the default; ``""`` for none."""
+        options = ""
+        if self.fpu_reduction != 0.0:
+            options += f":fpu={self.fpu_reduction:g}"
+        if self.policy_temperature != 1.0:
+            options += f":ptemp={self.policy_temperature:g}"
+        return options
+
+
+#: The tree policy of the default AI's search for each ``(variant, players)`` that has
+#: one measured to be stronger than the plain PUCT rule (docs/network.md, "Tree policy
+#: settings"); every other game searches with :class:`TreePolicy`'s defaults.
+SHIPPED_NET_TREE_POLICY: dict[tuple[str, int], TreePolicy] = {}
+
+
+def shipped_tree_policy(variant: str, players: int) -> TreePolicy:
+    """The default AI's tree policy for that game (:data:`SHIPPED_NET_TREE_POLICY`,
+    else the plain rule)."""
+    return SHIPPED_NET_TREE_POLICY.get((variant, players), TreePolicy())
 
 
 def shipped_network_path(variant: str, players: int) -> Path:

@@ -138,6 +138,23 @@ impl Network {
         priors: &mut [f32],
         values: &mut [f32],
     ) {
+        self.evaluate_legal_batch_at(obs, legal, legal_ends, scratch, priors, values, 1.0);
+    }
+
+    /// [`Network::evaluate_legal_batch`] with each prior a softmax of the
+    /// logits divided by `policy_temperature` (> 0; 1: the plain softmax,
+    /// bit for bit).
+    #[allow(clippy::too_many_arguments)]
+    pub fn evaluate_legal_batch_at(
+        &self,
+        obs: &[f32],
+        legal: &[Action],
+        legal_ends: &[usize],
+        scratch: &mut BatchScratch,
+        priors: &mut [f32],
+        values: &mut [f32],
+        policy_temperature: f32,
+    ) {
         let batch = legal_ends.len();
         assert_eq!(priors.len(), legal.len(), "priors length");
         assert_eq!(values.len(), batch * self.players, "values length");
@@ -157,7 +174,7 @@ impl Network {
             rows.extend(legal[start..end].iter().map(|a| a.index()));
             let prior = &mut priors[start..end];
             kernel::gemv_rows_subset(&self.policy.weight, hk, &self.policy.bias, &rows, prior);
-            softmax(prior);
+            softmax_at(prior, policy_temperature);
             self.value_head(hk, &mut values[k * self.players..(k + 1) * self.players]);
             start = end;
         }
@@ -201,6 +218,23 @@ impl Network {
         prior: &mut [f32],
         value: &mut [f32],
     ) {
+        self.evaluate_legal_at(obs, scratch, legal, prior, value, 1.0);
+    }
+
+    /// [`Network::evaluate_legal`] with the prior a softmax of the logits
+    /// divided by `policy_temperature` (> 0; 1: the plain softmax, bit for
+    /// bit). Above 1 the prior is flatter, so the search tries more of the
+    /// moves the network ranks second (Leela Chess Zero's policy softmax
+    /// temperature).
+    pub fn evaluate_legal_at(
+        &self,
+        obs: &[f32],
+        scratch: &mut Scratch,
+        legal: &[Action],
+        prior: &mut [f32],
+        value: &mut [f32],
+        policy_temperature: f32,
+    ) {
         assert_eq!(prior.len(), legal.len(), "prior length");
         assert_eq!(value.len(), self.players, "value length");
         let mut rows = std::mem::take(&mut scratch.rows);
@@ -209,7 +243,7 @@ impl Network {
         let h = self.trunk(obs, scratch);
         kernel::gemv_rows_subset(&self.policy.weight, h, &self.policy.bias, &rows, prior);
         self.value_head(h, value);
-        softmax(prior);
+        softmax_at(prior, policy_temperature);
         scratch.rows = rows;
     }
 }
@@ -267,6 +301,18 @@ pub(super) fn check_magnitude(
         refuse(name, top)?;
     }
     Ok(())
+}
+
+/// In-place softmax of `xs / temperature` (see [`softmax`]); a temperature of
+/// 1 is [`softmax`] itself, bit for bit.
+fn softmax_at(xs: &mut [f32], temperature: f32) {
+    if temperature != 1.0 {
+        let inv = 1.0 / temperature;
+        for x in xs.iter_mut() {
+            *x *= inv;
+        }
+    }
+    softmax(xs);
 }
 
 /// In-place softmax (max-shifted; an empty slice stays empty). The result

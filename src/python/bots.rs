@@ -193,6 +193,12 @@ quick_bot! {
 ///         plays the most visited action; T > 0 draws an action with
 ///         probability proportional to visits ** (1 / T), seeded by the
 ///         move's search seed (the AI levels play so).
+///     fpu_reduction: First-play urgency reduction of PUCT (a finite
+///         number >= 0): a move never tried scores the mean of the tried
+///         ones less fpu_reduction * sqrt(their prior mass). 0: that mean.
+///     policy_temperature: Temperature of the network's prior (a finite
+///         number > 0; unused without a network): a softmax of the policy
+///         logits divided by it, above 1 flatter. 1: the network's prior.
 ///
 /// Raises:
 ///     ConfigError: A bad argument (the message names it and its range).
@@ -238,10 +244,10 @@ impl StateFn for MctsActFn<'_, '_> {
 #[pymethods]
 impl PyMctsBot {
     #[new]
-    #[pyo3(signature = (*args, **kwargs), text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, move_temperature=0.0)")]
+    #[pyo3(signature = (*args, **kwargs), text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, move_temperature=0.0, fpu_reduction=0.0, policy_temperature=1.0)")]
     fn new(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        const SIGNATURE: &str = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, move_temperature=0.0)";
-        let [iterations, time_limit, threads, seed, max_nodes, rollout_depth, exploration, prior_temperature, network, leaf_batch, move_temperature] =
+        const SIGNATURE: &str = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, move_temperature=0.0, fpu_reduction=0.0, policy_temperature=1.0)";
+        let [iterations, time_limit, threads, seed, max_nodes, rollout_depth, exploration, prior_temperature, network, leaf_batch, move_temperature, fpu_reduction, policy_temperature] =
             args::bind(
                 "MctsBot",
                 SIGNATURE,
@@ -257,11 +263,13 @@ impl PyMctsBot {
                     Param::Optional("network"),
                     Param::Optional("leaf_batch"),
                     Param::Optional("move_temperature"),
+                    Param::Optional("fpu_reduction"),
+                    Param::Optional("policy_temperature"),
                 ],
                 args,
                 kwargs,
             )?;
-        let [iterations, time_limit, threads, max_nodes, rollout_depth, exploration, prior_temperature, leaf_batch, move_temperature] =
+        let [iterations, time_limit, threads, max_nodes, rollout_depth, exploration, prior_temperature, leaf_batch, move_temperature, fpu_reduction, policy_temperature] =
             [
                 iterations,
                 time_limit,
@@ -272,6 +280,8 @@ impl PyMctsBot {
                 prior_temperature,
                 leaf_batch,
                 move_temperature,
+                fpu_reduction,
+                policy_temperature,
             ]
             .map(Arg);
         let seed = seed_or_zero(seed)?;
@@ -292,6 +302,8 @@ impl PyMctsBot {
             network.as_ref().map(|n| n.as_any()),
             &leaf_batch,
             &move_temperature,
+            &fpu_reduction,
+            &policy_temperature,
         )?;
         Self::with_config(config, network.map(Bound::unbind))
     }
@@ -350,6 +362,18 @@ impl PyMctsBot {
         self.config.move_temperature
     }
 
+    /// The first-play urgency reduction of the tree policy (0: none).
+    #[getter]
+    fn fpu_reduction(&self) -> f64 {
+        self.config.fpu_reduction
+    }
+
+    /// The temperature of the network's prior (1: as the network gives it).
+    #[getter]
+    fn policy_temperature(&self) -> f64 {
+        self.config.policy_temperature
+    }
+
     /// SHA-256 of the network file, or None for the rollout search.
     #[getter]
     fn network_sha256(&self) -> Option<String> {
@@ -366,20 +390,32 @@ impl PyMctsBot {
             Selection::Puct { temperature } => Some(temperature),
             Selection::Uct => None,
         };
-        let settings = (
-            c.iterations,
-            c.time_limit,
-            c.threads,
-            c.seed,
-            c.max_nodes,
-            c.rollout_depth,
-            c.exploration,
-            prior,
-            me.network.as_ref().map(|n| n.clone_ref(slf.py())),
-            c.leaf_batch,
-            c.move_temperature,
-        );
-        (slf.get_type(), settings, stream).into_pyobject(slf.py())
+        let py = slf.py();
+        // The constructor's positional arguments, in its order (more than
+        // a tuple of Rust values converts at once).
+        let settings = PyTuple::new(
+            py,
+            [
+                c.iterations.into_pyobject(py)?.into_any(),
+                c.time_limit.into_pyobject(py)?.into_any(),
+                c.threads.into_pyobject(py)?.into_any(),
+                c.seed.into_pyobject(py)?.into_any(),
+                c.max_nodes.into_pyobject(py)?.into_any(),
+                c.rollout_depth.into_pyobject(py)?.into_any(),
+                c.exploration.into_pyobject(py)?.into_any(),
+                prior.into_pyobject(py)?.into_any(),
+                me.network
+                    .as_ref()
+                    .map(|n| n.clone_ref(py))
+                    .into_pyobject(py)?
+                    .into_any(),
+                c.leaf_batch.into_pyobject(py)?.into_any(),
+                c.move_temperature.into_pyobject(py)?.into_any(),
+                c.fpu_reduction.into_pyobject(py)?.into_any(),
+                c.policy_temperature.into_pyobject(py)?.into_any(),
+            ],
+        )?;
+        (slf.get_type(), settings, stream).into_pyobject(py)
     }
 
     /// Restores the stream of per-move seeds saved by `__reduce__`.
@@ -405,6 +441,12 @@ impl PyMctsBot {
         }
         if c.move_temperature != 0.0 {
             network += &format!(", move_temperature={}", c.move_temperature);
+        }
+        if c.fpu_reduction != 0.0 {
+            network += &format!(", fpu_reduction={}", c.fpu_reduction);
+        }
+        if c.policy_temperature != 1.0 {
+            network += &format!(", policy_temperature={}", c.policy_temperature);
         }
         format!(
             "MctsBot(iterations={}, time_limit={}, threads={}, seed={}, max_nodes={}, rollout_depth={}, exploration={}, prior_temperature={}{network})",
@@ -523,6 +565,20 @@ impl PyBotSpec {
         self.spec.move_temperature
     }
 
+    /// R of `...:fpu=R` (the first-play urgency reduction of `MctsBot`);
+    /// None when the spec gives none (0).
+    #[getter]
+    fn fpu_reduction(&self) -> Option<f64> {
+        self.spec.fpu_reduction
+    }
+
+    /// P of `net:...:ptemp=P` (the `policy_temperature` of `MctsBot`);
+    /// None when the spec gives none (1).
+    #[getter]
+    fn policy_temperature(&self) -> Option<f64> {
+        self.spec.policy_temperature
+    }
+
     /// L of `level:L` (1 to 10); None for the other kinds.
     #[getter]
     fn level(&self) -> Option<u8> {
@@ -635,8 +691,10 @@ impl PyBotSpec {
 /// file at PATH); a `net` budget may be followed by `:batch=B`
 /// (`net:900:batch=4@PATH`: B leaves, between 1 and 256, per forward pass of the
 /// network, the `leaf_batch` of `MctsBot`), and an `mcts` or `net` budget by
-/// `:temp=T` after any batch (`mcts:100:temp=0.5`: the `move_temperature` of
-/// `MctsBot`, a number > 0 spelled as T). `level:1` to `level:10` are the AI
+/// `:fpu=R` after any batch (`net:1000:batch=4:fpu=0.2`: the `fpu_reduction` of
+/// `MctsBot`, a number > 0 spelled as T), a `net` budget then by `:ptemp=P`
+/// (the `policy_temperature` of `MctsBot`, spelled as T), and either by `:temp=T` after those
+/// (`mcts:100:temp=0.5`: the `move_temperature` of `MctsBot`). `level:1` to `level:10` are the AI
 /// levels, weakest first (`level:10` is the default AI). N, B and L are digits
 /// only (1 or more); T is digits with an optional
 /// decimal part (`0.5`, `2`), more than 0: no sign, exponent, underscore,

@@ -109,6 +109,8 @@ pub(super) fn search_config(
     network: Option<&Bound<'_, PyAny>>,
     leaf_batch: &Arg<'_>,
     move_temperature: &Arg<'_>,
+    fpu_reduction: &Arg<'_>,
+    policy_temperature: &Arg<'_>,
 ) -> PyResult<SearchConfig> {
     let network = network
         .filter(|n| !n.is_none())
@@ -128,6 +130,9 @@ pub(super) fn search_config(
         threads: threads.int_or("threads", 1, 1, MAX_THREADS)? as usize,
         seed: seed.0,
         exploration: exploration.number_or("exploration", defaults.exploration)?,
+        fpu_reduction: fpu_reduction.number_or("fpu_reduction", defaults.fpu_reduction)?,
+        policy_temperature: policy_temperature
+            .number_or("policy_temperature", defaults.policy_temperature)?,
         max_nodes: max_nodes.int_or("max_nodes", DEFAULT_MAX_NODES, 2, MAX_NODES)? as usize,
         rollout_depth: rollout_depth.int_or("rollout_depth", 24, 0, u32::MAX.into())? as u32,
         selection: match prior_temperature
@@ -374,9 +379,9 @@ impl StateFn for SearchFn<'_, '_> {
 ///     InvalidStateError: `state` is not a state of this engine.
 ///     KeyboardInterrupt: Ctrl-C during the search.
 #[pyfunction]
-#[pyo3(signature = (state, *, iterations=Arg(None), time_limit=Arg(None), threads=Arg(None), seed=Seed(0), max_nodes=Arg(None), rollout_depth=Arg(None), exploration=Arg(None), prior_temperature=Arg(None), network=None, leaf_batch=Arg(None), root_action=None, stop=None, move_temperature=Arg(None)))]
+#[pyo3(signature = (state, *, iterations=Arg(None), time_limit=Arg(None), threads=Arg(None), seed=Seed(0), max_nodes=Arg(None), rollout_depth=Arg(None), exploration=Arg(None), prior_temperature=Arg(None), network=None, leaf_batch=Arg(None), root_action=None, stop=None, move_temperature=Arg(None), fpu_reduction=Arg(None), policy_temperature=Arg(None)))]
 #[pyo3(
-    text_signature = "(state, *, iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, root_action=None, stop=None, move_temperature=0.0)"
+    text_signature = "(state, *, iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, root_action=None, stop=None, move_temperature=0.0, fpu_reduction=0.0, policy_temperature=1.0)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn search(
@@ -395,6 +400,8 @@ fn search(
     root_action: Option<&Bound<'_, PyAny>>,
     stop: Option<&Bound<'_, PyAny>>,
     move_temperature: Arg<'_>,
+    fpu_reduction: Arg<'_>,
+    policy_temperature: Arg<'_>,
 ) -> PyResult<PySearchResult> {
     let stop = stop.filter(|s| !s.is_none());
     if let Some(s) = stop {
@@ -417,6 +424,8 @@ fn search(
         network,
         &leaf_batch,
         &move_temperature,
+        &fpu_reduction,
+        &policy_temperature,
     )?;
     super::with_state(
         state,

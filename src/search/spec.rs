@@ -9,12 +9,17 @@
 //!
 //! ```text
 //! spec   = "default" | "random" | "greedy" | "level" ":" L
-//!        | "mcts" [":" budget [":" "temp" "=" T]]
-//!        | "net" [":" budget [":" "batch" "=" B] [":" "temp" "=" T] ["@" PATH]]
+//!        | "mcts" [":" budget [":" "fpu" "=" R] [":" "temp" "=" T]]
+//!        | "net" [":" budget [":" "batch" "=" B] [":" "fpu" "=" R] [":" "ptemp" "=" P]
+//!                [":" "temp" "=" T] ["@" PATH]]
 //! budget = N | T "s"
 //! N      = ASCII digits, a whole number between 1 and 2**64 - 1 (iterations)
 //! T      = ASCII digits ["." ASCII digits], a finite number > 0 (seconds; after
 //!          `temp=`, the move temperature: `SearchConfig::move_temperature`)
+//! R      = like T (the first-play urgency reduction: `SearchConfig::fpu_reduction`;
+//!          without `fpu=`, 0)
+//! P      = like T (the temperature of the network's prior:
+//!          `SearchConfig::policy_temperature`; without `ptemp=`, 1)
 //! B      = ASCII digits, a whole number between 1 and MAX_LEAF_BATCH (leaves per
 //!          forward pass of the network: `SearchConfig::leaf_batch`)
 //! L      = ASCII digits, a whole number between 1 and LEVELS (an AI level,
@@ -34,10 +39,12 @@ use std::sync::Arc;
 pub const SPEC_FORMS: &str = "default, level:1 to level:10, random, greedy, mcts, mcts:N, \
     mcts:Ts, net, net:N, net:Ts, net:N@PATH or net:Ts@PATH, a net budget optionally \
     followed by :batch=B (net:N:batch=4@PATH), an mcts or net budget optionally followed \
-    by :temp=T (mcts:100:temp=0.5, net:N:batch=4:temp=1@PATH) (N: iterations, a whole \
-    number >= 1 in digits; T: seconds, or after temp= the move temperature, a number > 0 \
-    in digits such as 0.5 or 2; B: leaves per network evaluation, a whole number between \
-    1 and 256)";
+    by :fpu=R, a net budget then by :ptemp=P, and either by :temp=T last (mcts:100:temp=0.5, \
+    net:N:batch=4:fpu=0.2:ptemp=1.4:temp=1@PATH) (N: iterations, a whole number >= 1 in \
+    digits; T: seconds, or after temp= the move temperature, a number > 0 in digits such \
+    as 0.5 or 2; R: the first-play urgency reduction and P: the temperature of the \
+    network's prior, numbers > 0 in digits; B: leaves per network evaluation, a whole \
+    number between 1 and 256)";
 
 /// The AI levels, `level:1` (the weakest) to `level:LEVELS` (the default AI).
 pub const LEVELS: u8 = 10;
@@ -100,6 +107,12 @@ pub struct ParsedBotSpec {
     /// network ([`SearchConfig::leaf_batch`]); None when the spec gives none
     /// (the engine then uses 1, the Python package the shipped network's own).
     pub leaf_batch: Option<usize>,
+    /// `R` of `...:fpu=R`: the first-play urgency reduction
+    /// ([`SearchConfig::fpu_reduction`]); None: 0.
+    pub fpu_reduction: Option<f64>,
+    /// `P` of `net:...:ptemp=P`: the temperature of the network's prior
+    /// ([`SearchConfig::policy_temperature`]); None: 1.
+    pub policy_temperature: Option<f64>,
     /// `T` of `...:temp=T`: the move temperature
     /// ([`SearchConfig::move_temperature`]); None: the most visited move.
     pub move_temperature: Option<f64>,
@@ -163,6 +176,8 @@ impl ParsedBotSpec {
             time_limit: None,
             network: None,
             leaf_batch: None,
+            fpu_reduction: None,
+            policy_temperature: None,
             move_temperature: None,
             level: None,
         };
@@ -179,17 +194,33 @@ impl ParsedBotSpec {
         }
         let searches = matches!(kind, BotKind::Mcts | BotKind::Net);
         for option in options {
-            // Options follow a search's budget, batch (net only) before temp,
-            // each once: one spelling per spec.
+            // Options follow a search's budget in one order, batch (net
+            // only), fpu, ptemp (net only), temp, each once: one spelling
+            // per spec.
             let (key, value) = option.split_once('=').ok_or_else(|| unknown(text))?;
             let key = key.trim();
             let value = value.trim();
             if key.eq_ignore_ascii_case("batch")
                 && kind == BotKind::Net
                 && spec.leaf_batch.is_none()
+                && spec.fpu_reduction.is_none()
+                && spec.policy_temperature.is_none()
                 && spec.move_temperature.is_none()
             {
                 spec.leaf_batch = Some(leaf_batch(value).ok_or_else(|| unknown(text))?);
+            } else if key.eq_ignore_ascii_case("fpu")
+                && searches
+                && spec.fpu_reduction.is_none()
+                && spec.policy_temperature.is_none()
+                && spec.move_temperature.is_none()
+            {
+                spec.fpu_reduction = Some(seconds(value).ok_or_else(|| unknown(text))?);
+            } else if key.eq_ignore_ascii_case("ptemp")
+                && kind == BotKind::Net
+                && spec.policy_temperature.is_none()
+                && spec.move_temperature.is_none()
+            {
+                spec.policy_temperature = Some(seconds(value).ok_or_else(|| unknown(text))?);
             } else if key.eq_ignore_ascii_case("temp")
                 && searches
                 && spec.move_temperature.is_none()
@@ -235,6 +266,12 @@ impl fmt::Display for ParsedBotSpec {
         }
         if let Some(b) = self.leaf_batch {
             write!(f, ":batch={b}")?;
+        }
+        if let Some(r) = self.fpu_reduction {
+            write!(f, ":fpu={r}")?;
+        }
+        if let Some(p) = self.policy_temperature {
+            write!(f, ":ptemp={p}")?;
         }
         if let Some(t) = self.move_temperature {
             write!(f, ":temp={t}")?;
@@ -319,6 +356,12 @@ impl BotSpec {
         if let Some(b) = spec.leaf_batch {
             cfg.leaf_batch = b;
         }
+        if let Some(r) = spec.fpu_reduction {
+            cfg.fpu_reduction = r;
+        }
+        if let Some(p) = spec.policy_temperature {
+            cfg.policy_temperature = p;
+        }
         if let Some(t) = spec.move_temperature {
             cfg.move_temperature = t;
         }
@@ -353,6 +396,12 @@ impl fmt::Display for BotSpec {
                 }
                 if c.network.is_some() && c.leaf_batch != 1 {
                     write!(f, ":batch={}", c.leaf_batch)?;
+                }
+                if c.fpu_reduction > 0.0 {
+                    write!(f, ":fpu={}", c.fpu_reduction)?;
+                }
+                if c.network.is_some() && c.policy_temperature != 1.0 {
+                    write!(f, ":ptemp={}", c.policy_temperature)?;
                 }
                 if c.move_temperature > 0.0 {
                     write!(f, ":temp={}", c.move_temperature)?;
@@ -513,6 +562,34 @@ mod tests {
             assert_eq!(p.to_string(), canonical, "{text}");
             assert_eq!(parsed(&p.to_string()), p, "{text}");
         }
+        for (text, r, t, canonical) in [
+            ("mcts:100: FPU = 0.25", 0.25, None, "mcts:100:fpu=0.25"),
+            (
+                "net:1000:batch=4:fpu=0.2:temp=2@x",
+                0.2,
+                Some(2.0),
+                "net:1000:batch=4:fpu=0.2:temp=2@x",
+            ),
+            ("net:0.5s:fpu=1", 1.0, None, "net:0.5s:fpu=1"),
+            (
+                "net:40:fpu=0.2:PTEMP=1.40:temp=1",
+                0.2,
+                Some(1.0),
+                "net:40:fpu=0.2:ptemp=1.4:temp=1",
+            ),
+        ] {
+            let p = parsed(text);
+            assert_eq!(
+                (p.fpu_reduction, p.move_temperature),
+                (Some(r), t),
+                "{text}"
+            );
+            assert_eq!(p.to_string(), canonical, "{text}");
+            assert_eq!(parsed(&p.to_string()), p, "{text}");
+        }
+        assert_eq!(parsed("net:900:batch=4").fpu_reduction, None);
+        assert_eq!(parsed("net:900:batch=4").policy_temperature, None);
+        assert_eq!(parsed("net:9:ptemp=1.4").policy_temperature, Some(1.4));
         for level in 1..=LEVELS {
             let p = parsed(&format!(" Level: {level} "));
             assert_eq!((p.kind, p.level), (BotKind::Level, Some(level)));
@@ -585,6 +662,22 @@ mod tests {
             "net:50:temp=1:batch=4",
             "greedy:temp=1",
             "random:1:temp=1",
+            "mcts:100:fpu=0",
+            "mcts:100:fpu=-0.2",
+            "mcts:100:fpu=.2",
+            "mcts:100:fpu=inf",
+            "mcts:100:fpu=0.2:fpu=0.2",
+            "mcts:100:temp=1:fpu=0.2",
+            "net:50:fpu=0.2:batch=4",
+            "mcts:fpu=0.2",
+            "greedy:fpu=0.2",
+            "level:3:fpu=0.2",
+            "mcts:100:ptemp=1.4",
+            "net:50:ptemp=0",
+            "net:50:ptemp=1.4:fpu=0.2",
+            "net:50:temp=1:ptemp=1.4",
+            "net:50:ptemp=1.4:ptemp=1.4",
+            "net:50:ptemp=1.4:batch=4",
         ] {
             let m = refused(bad);
             assert_eq!(m, format!("unknown bot `{bad}`: expected {SPEC_FORMS}"));
@@ -619,6 +712,15 @@ mod tests {
         let BotSpec::Mcts(cfg) = &spec else { panic!() };
         assert_eq!((cfg.iterations, cfg.move_temperature), (40, 0.5));
         assert_eq!(spec.to_string(), "mcts:40:temp=0.5");
+        // A first-play urgency reduction reaches the search's settings, and its name.
+        let spec = BotSpec::parse("mcts:40:fpu=0.3").unwrap();
+        let BotSpec::Mcts(cfg) = &spec else { panic!() };
+        assert_eq!(cfg.fpu_reduction, 0.3);
+        assert_eq!(spec.to_string(), "mcts:40:fpu=0.3");
+        let BotSpec::Mcts(cfg) = BotSpec::parse("mcts:40").unwrap() else {
+            panic!()
+        };
+        assert_eq!(cfg.fpu_reduction, 0.0);
         // A batch reaches the search's settings.
         let net = concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -631,7 +733,14 @@ mod tests {
         let BotSpec::Mcts(cfg) = BotSpec::parse(&format!("net:30@{net}")).unwrap() else {
             panic!()
         };
-        assert_eq!(cfg.leaf_batch, 1);
+        assert_eq!((cfg.leaf_batch, cfg.policy_temperature), (1, 1.0));
+        // A policy temperature reaches the search's settings, and its name.
+        let spec = BotSpec::parse(&format!("net:30:batch=4:fpu=0.2:ptemp=1.4@{net}")).unwrap();
+        let BotSpec::Mcts(cfg) = &spec else { panic!() };
+        assert_eq!((cfg.fpu_reduction, cfg.policy_temperature), (0.2, 1.4));
+        assert!(spec
+            .to_string()
+            .starts_with("net:30:batch=4:fpu=0.2:ptemp=1.4@"));
         // The engine's parse refuses exactly what the grammar refuses.
         assert!(matches!(
             BotSpec::parse("mcts:1e9s"),

@@ -15,7 +15,13 @@ from typing import Any
 import splendor
 from splendor.bots import make_bot, resolve_bot_spec
 from splendor.errors import ConfigError
-from splendor.nets import SHIPPED_NET_ITERATIONS, shipped_leaf_batch, shipped_network_path
+from splendor.nets import (
+    SHIPPED_NET_ITERATIONS,
+    TreePolicy,
+    shipped_leaf_batch,
+    shipped_network_path,
+    shipped_tree_policy,
+)
 from splendor.render import board_of
 from splendor.render.describe import describe
 from splendor.web.models import Considered, HintResponse, LineStep, MoveResponse, TopMove
@@ -199,8 +205,13 @@ def choose(state: Any, plan: Plan, seed: int, *, explain: bool = False) -> MoveR
                 iterations = round(plan.rollout_iterations * per_thousand / 1000)
                 iterations = max(1, min(iterations, plan.max_iterations))
         leaf_batch = 1
+        tree = TreePolicy()
         if network is not None:
             leaf_batch = plan.leaf_batch or shipped_leaf_batch(*game)
+            if plan.spec == "default" or (plan.iterations is None and plan.time_limit is None):
+                # The default AI (`net` alone is it too) searches with its tree policy,
+                # as splendor.bots.default_bot_spec spells it.
+                tree = shipped_tree_policy(*game)
         result = splendor.search(
             state,
             iterations=iterations,
@@ -208,6 +219,8 @@ def choose(state: Any, plan: Plan, seed: int, *, explain: bool = False) -> MoveR
             seed=seed,
             network=network,
             leaf_batch=leaf_batch,
+            fpu_reduction=tree.fpu_reduction,
+            policy_temperature=tree.policy_temperature,
         )
         elapsed = time.perf_counter() - start
         ranked = sorted(result.visits, key=lambda a: (-result.visits[a], int(a)))

@@ -100,6 +100,22 @@ pub struct SearchConfig {
     pub seed: u64,
     /// UCT exploration constant (rewards are in `[0, 1]`).
     pub exploration: f64,
+    /// First-play urgency reduction of PUCT (a finite number >= 0; unused by
+    /// UCT). A child never visited is scored as if its mean were the mean of
+    /// its visited siblings less `fpu_reduction * sqrt(m)`, `m` being the
+    /// prior mass of those siblings: once the search has visited the moves
+    /// the prior likes most, an untried one must look that much better to be
+    /// tried, so a small budget goes deeper into good lines instead of
+    /// sampling every move once (Leela Zero's rule; KataGo's is alike). 0:
+    /// the siblings' mean as it is.
+    pub fpu_reduction: f64,
+    /// Temperature of the network's prior (a finite number > 0; unused
+    /// without a network): the prior is a softmax of the policy logits
+    /// divided by it. Above 1 it is flatter, so the search spends more of its
+    /// budget checking the moves the network ranks below its favourite
+    /// (Leela Chess Zero's policy softmax temperature). 1: the network's
+    /// prior as trained.
+    pub policy_temperature: f64,
     /// Node cap per tree; once reached the tree stops growing but the search
     /// goes on.
     pub max_nodes: usize,
@@ -156,6 +172,8 @@ impl Default for SearchConfig {
             threads: 1,
             seed: 0,
             exploration: 0.7,
+            fpu_reduction: 0.0,
+            policy_temperature: 1.0,
             max_nodes: 1 << 20,
             rollout_depth: 24,
             rollout: RolloutPolicy::Informed { epsilon: 0.3 },
@@ -191,6 +209,19 @@ impl SearchConfig {
             return bad(format!(
                 "exploration must be a finite number >= 0, got {}",
                 self.exploration
+            ));
+        }
+        if !self.fpu_reduction.is_finite() || self.fpu_reduction < 0.0 {
+            return bad(format!(
+                "fpu_reduction must be a finite number >= 0, got {}",
+                self.fpu_reduction
+            ));
+        }
+        // Checked in f32 too, where the network's logits are divided by it.
+        let t = self.policy_temperature;
+        if !t.is_finite() || t <= 0.0 || !(t as f32).is_normal() {
+            return bad(format!(
+                "policy_temperature must be a finite number > 0, got {t}"
             ));
         }
         if self.max_nodes < 2 || self.max_nodes > u32::MAX as usize / 2 {

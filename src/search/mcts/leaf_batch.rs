@@ -122,13 +122,14 @@ impl<G: Game> Tree<G> {
             lb.priors.resize(lb.legal.len(), 0.0);
             lb.values.clear();
             lb.values.resize(batch * players, 0.0);
-            net.evaluate_legal_batch(
+            net.evaluate_legal_batch_at(
                 &lb.observations[..batch * obs_size],
                 &lb.legal,
                 &lb.legal_ends,
                 &mut lb.scratch,
                 &mut lb.priors,
                 &mut lb.values,
+                cfg.policy_temperature as f32,
             );
         }
         let rewards_of = |lb: &LeafBatch, k: usize| {
@@ -172,6 +173,7 @@ impl<G: Game> Tree<G> {
         net: &Network,
         state: &G,
         mover: Player,
+        policy_temperature: f64,
     ) -> [f32; MAX_PLAYERS] {
         let buf = self
             .eval
@@ -180,12 +182,13 @@ impl<G: Game> Tree<G> {
         state.observation(mover, &mut buf.observation);
         buf.prior.clear();
         buf.prior.resize(self.legal.len(), 0.0);
-        net.evaluate_legal(
+        net.evaluate_legal_at(
             &buf.observation,
             &mut buf.scratch,
             self.legal.as_slice(),
             &mut buf.prior,
             &mut buf.value,
+            policy_temperature as f32,
         );
         let players = buf.value.len();
         let mut out = [0.0; MAX_PLAYERS];

@@ -237,7 +237,7 @@ impl<G: Game> Tree<G> {
             // AlphaZero: a leaf is expanded on its first visit with the
             // network's prior, and its value is backed up.
             let net = network.expect("only a search with a network stops at a leaf");
-            let value = self.evaluate_network(net, &state, mover);
+            let value = self.evaluate_network(net, &state, mover, cfg.policy_temperature);
             if room {
                 let buf = self.eval.as_ref().expect("network buffers");
                 add_children(
@@ -257,7 +257,9 @@ impl<G: Game> Tree<G> {
             (None, Some(net)) => match (state.outcome(), state.current_player()) {
                 (Some(o), _) => o.returns().map(|r| r as f32),
                 // The node cap stopped the growth: evaluate without expanding.
-                (None, Some(mover)) => self.evaluate_network(net, &state, mover),
+                (None, Some(mover)) => {
+                    self.evaluate_network(net, &state, mover, cfg.policy_temperature)
+                }
                 (None, None) => [0.0; MAX_PLAYERS],
             },
         };
@@ -360,9 +362,11 @@ impl<G: Game> Tree<G> {
             let mut best_score = f64::NEG_INFINITY;
             let mut tried = 0usize;
             // First-play urgency of a PUCT child never visited: the mean of
-            // its visited siblings (a neutral 0.5 when there are none).
+            // its visited siblings (a neutral 0.5 when there are none), less
+            // the reduction for the prior mass already visited.
             let fpu = if puct {
-                self.sibling_mean(node, mover)
+                let (mean, visited_prior) = self.sibling_mean(node, mover);
+                mean - cfg.fpu_reduction * visited_prior.sqrt()
             } else {
                 0.0
             };
@@ -503,21 +507,23 @@ impl<G: Game> Tree<G> {
         }
     }
 
-    /// Mean reward of the visited children of `node` that `mover` chose.
-    pub(super) fn sibling_mean(&self, node: u32, mover: Player) -> f64 {
-        let (mut value, mut visits) = (0.0, 0u64);
+    /// Mean reward of the visited children of `node` that `mover` chose
+    /// (0.5 when none was visited), and the sum of their priors.
+    pub(super) fn sibling_mean(&self, node: u32, mover: Player) -> (f64, f64) {
+        let (mut value, mut visits, mut prior) = (0.0, 0u64, 0.0);
         let mut children = Children::of(&self.nodes, node);
         while let Some(c) = children.next(&self.nodes) {
             let ch = &self.nodes[c as usize];
-            if ch.player == mover {
+            if ch.player == mover && ch.visits > 0 {
                 value += ch.value;
                 visits += u64::from(ch.visits);
+                prior += f64::from(ch.prior);
             }
         }
         if visits == 0 {
-            0.5
+            (0.5, 0.0)
         } else {
-            value / visits as f64
+            (value / visits as f64, prior)
         }
     }
 }
