@@ -40,7 +40,9 @@ REFERENCES: dict[str, dict[int, tuple[str, ...]]] = {
         7: ("mcts:1000", "net:110@b132d65"),
         8: ("net:110@b132d65", "net:1070@b132d65"),
         9: ("net:1070@b132d65", "net:1000:batch=4"),
-        10: ("net:110@b132d65", "net:1070@b132d65"),
+        # The default AI's tree policy (issue 40) made it a bot of its own: it also plays
+        # the default it replaced, the same network with the plain rule.
+        10: ("net:110@b132d65", "net:1070@b132d65", "net:1000:batch=4"),
     },
     # No committed Duel ladder: its reference bots (`splendor ladder`'s defaults and today's
     # default AI) play their own round robin here first.
@@ -54,7 +56,7 @@ REFERENCES: dict[str, dict[int, tuple[str, ...]]] = {
         7: ("mcts:1000", "net:840@b132d65"),
         8: ("mcts:1000", "net:840@b132d65"),
         9: ("net:840@b132d65", "net:750:batch=4"),
-        10: ("net:840@b132d65", "mcts:1000"),
+        10: ("net:840@b132d65", "mcts:1000", "net:750:batch=4"),
     },
 }
 

@@ -177,7 +177,10 @@ def test_net_specs_resolve_to_the_shipped_network_of_the_game(
     # The shipped Duel network is searched 4 leaves per forward pass (SHIPPED_NET_LEAF_BATCH).
     assert resolve_bot_spec("net: 50", "duel", 2) == f"net:50:batch=4@{duel}"
     iterations = SHIPPED_NET_ITERATIONS["duel", 2]
-    assert resolve_bot_spec("net", "duel", 2) == f"net:{iterations}:batch=4@{duel}"
+    # `net` alone is the default AI, with its tree policy.
+    assert (
+        resolve_bot_spec("net", "duel", 2) == f"net:{iterations}:batch=4:fpu=0.2:ptemp=1.4@{duel}"
+    )
     assert resolve_bot_spec("Default", "duel", 2) == resolve_bot_spec("net", "duel", 2)
     bot = make_bot("net: 50", 0, "duel", 2)
     assert isinstance(bot, splendor.MctsBot) and bot.iterations == 50
@@ -209,8 +212,11 @@ def test_a_leaf_batch_reaches_every_kind_of_bot(monkeypatch: pytest.MonkeyPatch)
     assert bots.resolve_bot_spec("net:30", "base", 3).startswith("net:30@")
     monkeypatch.setitem(nets.SHIPPED_NET_LEAF_BATCH, ("marvel", 2), 8)
     iterations = nets.SHIPPED_NET_ITERATIONS["marvel", 2]
-    assert bots.default_bot_spec("marvel", 2) == f"net:{iterations}:batch=8"
-    assert bots.resolve_bot_spec("default", "marvel", 2) == f"net:{iterations}:batch=8@{marvel}"
+    tree = nets.shipped_tree_policy("marvel", 2).spec_options
+    assert bots.default_bot_spec("marvel", 2) == f"net:{iterations}:batch=8{tree}"
+    assert (
+        bots.resolve_bot_spec("default", "marvel", 2) == f"net:{iterations}:batch=8{tree}@{marvel}"
+    )
     assert bots.resolve_bot_spec("net:0.5s", "marvel", 2) == f"net:0.5s:batch=8@{marvel}"
     assert bots.resolve_bot_spec("net:30:batch=2", "marvel", 2) == f"net:30:batch=2@{marvel}"
     shipped = make_bot("net:30", 0, "marvel", 2)

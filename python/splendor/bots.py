@@ -27,6 +27,8 @@ and settings; docs/ladder.md places them on the strength ladder.
 'mcts:1000'
 >>> default_bot_spec("marvel", 4)
 'net:830'
+>>> default_bot_spec("duel", 2)
+'net:750:batch=4:fpu=0.2:ptemp=1.4'
 >>> level_spec(1, "base", 2)
 'net:48:batch=4:temp=4'
 >>> [level.name for level in LEVELS][:3]
