@@ -275,7 +275,8 @@ def test_the_default_ais_tree_policy_reaches_every_kind_of_bot(
     assert (default.fpu_reduction, default.policy_temperature) == (0.3, 1.2)
     result = splendor.match(["default", "random"], variant="marvel", games=1, seed=1)
     assert f"{tuned}@" in result.bots[0]["name"]
-    # The web server's searches: the default AI's tree policy, not a budget's.
+    # The web server's `net` and `default` are both the default AI's search at the budget
+    # asked, its tree policy included unless the spec gives one; `mcts` has none.
     seen: list[tuple[float, float]] = []
     search = splendor.search
 
@@ -289,7 +290,9 @@ def test_the_default_ais_tree_policy_reaches_every_kind_of_bot(
     for bot_spec, expected in (
         ("default", (0.3, 1.2)),
         ("net", (0.3, 1.2)),
-        ("net:30", (0.0, 1.0)),
+        ("net:30", (0.3, 1.2)),
+        ("net:30:fpu=0.1", (0.1, 1.0)),
+        ("net:30:ptemp=2", (0.0, 2.0)),
         ("mcts:30", (0.0, 1.0)),
     ):
         plan = plan_move(bot_spec, None, None, limits, ("marvel", 2))

@@ -89,6 +89,20 @@ class Plan:
     leaf_batch: int | None = None
     """Leaves per forward pass of a network search (``net:N:batch=B``); None: the
     shipped network's own."""
+    tree_policy: TreePolicy | None = None
+    """The tree policy the spec gives (``:fpu=R``, ``:ptemp=P``); None: a network search
+    takes the default AI's (:func:`splendor.nets.shipped_tree_policy`)."""
+
+
+def _tree_policy_of(spec: splendor.BotSpec) -> TreePolicy | None:
+    """The tree policy a spec spells out (either option given: the other at its
+    default), or None when it gives neither."""
+    if spec.fpu_reduction is None and spec.policy_temperature is None:
+        return None
+    return TreePolicy(
+        fpu_reduction=spec.fpu_reduction or 0.0,
+        policy_temperature=spec.policy_temperature or 1.0,
+    )
 
 
 def plan_move(
@@ -136,6 +150,7 @@ def plan_move(
             limits.default_iterations,
             limits.max_iterations,
             spec.leaf_batch,
+            _tree_policy_of(spec),
         )
     else:
         # random or greedy: no search, but a budget asked for is still checked.
@@ -205,13 +220,12 @@ def choose(state: Any, plan: Plan, seed: int, *, explain: bool = False) -> MoveR
                 iterations = round(plan.rollout_iterations * per_thousand / 1000)
                 iterations = max(1, min(iterations, plan.max_iterations))
         leaf_batch = 1
-        tree = TreePolicy()
+        tree = plan.tree_policy or TreePolicy()
         if network is not None:
             leaf_batch = plan.leaf_batch or shipped_leaf_batch(*game)
-            if plan.spec == "default" or (plan.iterations is None and plan.time_limit is None):
-                # The default AI (`net` alone is it too) searches with its tree policy,
-                # as splendor.bots.default_bot_spec spells it.
-                tree = shipped_tree_policy(*game)
+            # This server's `net` and `default` are both the default AI's search, at the
+            # budget asked: its batch and its tree policy, unless the spec gives its own.
+            tree = plan.tree_policy or shipped_tree_policy(*game)
         result = splendor.search(
             state,
             iterations=iterations,
