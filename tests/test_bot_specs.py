@@ -261,6 +261,9 @@ def test_the_default_ais_tree_policy_reaches_every_kind_of_bot(
     # A game's entry in SHIPPED_NET_TREE_POLICY goes with its default AI (and `net`
     # alone), after the batch; a budget given (net:N) and the lower levels keep the
     # plain rule, so the levels' ladder places stay as measured.
+    # Spelled in the grammar's digits, whatever the float (no exponent).
+    assert nets.TreePolicy(0.00001, 2.0).spec_options == ":fpu=0.00001:ptemp=2"
+    assert nets.TreePolicy().spec_options == ""
     monkeypatch.setitem(nets.SHIPPED_NET_TREE_POLICY, ("marvel", 2), nets.TreePolicy(0.3, 1.2))
     iterations = nets.SHIPPED_NET_ITERATIONS["marvel", 2]
     tuned = f"net:{iterations}:batch=4:fpu=0.3:ptemp=1.2"

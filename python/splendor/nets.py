@@ -24,6 +24,7 @@ also has the default AI and the AI levels); ``splendor.nets.default_bot_spec``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -83,10 +84,17 @@ class TreePolicy:
         ``:ptemp=P``), each only when it is not the default; ``""`` for none."""
         options = ""
         if self.fpu_reduction != 0.0:
-            options += f":fpu={self.fpu_reduction:g}"
+            options += f":fpu={_plain_decimal(self.fpu_reduction)}"
         if self.policy_temperature != 1.0:
-            options += f":ptemp={self.policy_temperature:g}"
+            options += f":ptemp={_plain_decimal(self.policy_temperature)}"
         return options
+
+
+def _plain_decimal(x: float) -> str:
+    """``x`` in the spec grammar's digits: no exponent, no needless zeros (``1e-05`` is
+    ``0.00001``, ``2.0`` is ``2``)."""
+    text = format(Decimal(repr(x)), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 #: The tree policy of the default AI's search for each ``(variant, players)`` that has
