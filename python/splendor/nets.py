@@ -102,8 +102,9 @@ def _plain_decimal(x: float) -> str:
 #: settings"); every other game searches with :class:`TreePolicy`'s defaults.
 #: The 2-player games search with a reduction of 0.2 and a prior at temperature 1.4, each worth
 #: some 4-9 points at equal time on its own in base; with 3 and 4 players neither moved the
-#: result (base 3p 33.0% of 400 games against the plain rule, fair share 33%; base 4p 27.1%,
-#: fair share 25%; Marvel 3p 31.9%), so those keep the plain rule.
+#: result beyond its noise (one seat of them against the plain rule, 400 games: base 3p 33.0%
+#: and Marvel 3p 31.9%, fair share 33%; base 4p 27.1% and Marvel 4p 28.9%, fair share 25%), so
+#: those keep the plain rule.
 SHIPPED_NET_TREE_POLICY: dict[tuple[str, int], TreePolicy] = {
     ("base", 2): TreePolicy(fpu_reduction=0.2, policy_temperature=1.4),
     ("duel", 2): TreePolicy(fpu_reduction=0.2, policy_temperature=1.4),
