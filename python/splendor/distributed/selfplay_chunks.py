@@ -46,6 +46,7 @@ SELFPLAY_CHUNK = 50
 
 def _play_arguments(settings: dict[str, Any]) -> dict[str, Any]:
     """The keyword arguments of ``_core.selfplay_games`` that ``run.json`` fixes."""
+    settings = with_defaults(settings)
     return {
         "players": settings["players"],
         "seed": settings["seed"],
@@ -57,8 +58,8 @@ def _play_arguments(settings: dict[str, Any]) -> dict[str, Any]:
         "temperature_moves": settings["temperature_moves"],
         "noise_alpha": settings["noise_alpha"],
         "noise_epsilon": settings["noise_epsilon"],
-        "fast_iterations": with_defaults(settings)["fast_iterations"],
-        "full_search_fraction": with_defaults(settings)["full_search_fraction"],
+        "fast_iterations": settings["fast_iterations"],
+        "full_search_fraction": settings["full_search_fraction"],
     }
 
 
