@@ -283,6 +283,58 @@ mod tests {
     }
 
     #[test]
+    fn subnormal_weights_are_read_as_zero_and_change_no_result() {
+        let header = Header {
+            features: Some("needs".to_string()),
+            ..header_for::<BaseState>(2, &[32, 16])
+        };
+        let normal = random_tensors(&header, 5);
+        // Every third weight and bias of every tensor but the normalisation
+        // made subnormal (as weight decay leaves them), and the same ones zero.
+        let (mut tiny, mut zeroed) = (normal.clone(), normal.clone());
+        for ((name, _, t), (_, _, z)) in tiny.iter_mut().zip(zeroed.iter_mut()) {
+            if name.starts_with("input.") {
+                continue;
+            }
+            for (k, (v, w)) in t.iter_mut().zip(z.iter_mut()).enumerate() {
+                if k % 3 == 0 {
+                    *v = if k % 2 == 0 { 1.0e-39 } else { -3.0e-42 };
+                    *w = 0.0;
+                }
+            }
+        }
+        assert!(tiny[2].2.iter().any(|v| v.is_subnormal()));
+        let tiny = Network::from_bytes(&encode(&header, &tiny)).expect("a network");
+        let zeroed = Network::from_bytes(&encode(&header, &zeroed)).expect("a network");
+        for layer in tiny.trunk.iter().chain([&tiny.policy, &tiny.value]) {
+            assert!(
+                !layer
+                    .weight
+                    .iter()
+                    .chain(&layer.bias)
+                    .any(|v| v.is_subnormal()),
+                "a subnormal value was kept"
+            );
+        }
+        let (obs, legal, ends) = positions(6);
+        for net in [&tiny, &zeroed] {
+            let mut priors = vec![0.0; legal.len()];
+            let mut values = vec![0.0; 6 * 2];
+            let mut scratch = net.batch_scratch(6);
+            net.evaluate_legal_batch(&obs, &legal, &ends, &mut scratch, &mut priors, &mut values);
+            let (want_p, want_v) = {
+                let mut p = vec![0.0; legal.len()];
+                let mut v = vec![0.0; 6 * 2];
+                let mut s = zeroed.batch_scratch(6);
+                zeroed.evaluate_legal_batch(&obs, &legal, &ends, &mut s, &mut p, &mut v);
+                (p, v)
+            };
+            assert_eq!(priors, want_p);
+            assert_eq!(values, want_v);
+        }
+    }
+
+    #[test]
     fn a_batch_evaluates_each_item_as_evaluate_legal_does() {
         for features in [None, Some("needs".to_string())] {
             for hidden in [&[64, 64][..], &[40, 24, 8]] {
