@@ -209,6 +209,8 @@ def test_a_leaf_batch_reaches_every_kind_of_bot(monkeypatch: pytest.MonkeyPatch)
     assert result.bots[0]["name"].startswith("net:30:batch=4@")
     # A path-less net spec gets the shipped network's batch (Marvel's is 4) unless it gives one.
     assert bots.resolve_bot_spec("net:30", "marvel", 2) == f"net:30:batch=4@{marvel}"
+    assert bots.resolve_bot_spec("net:30:batch=1", "base", 3).startswith("net:30:batch=1@")
+    monkeypatch.delitem(nets.SHIPPED_NET_LEAF_BATCH, ("base", 3))
     assert bots.resolve_bot_spec("net:30", "base", 3).startswith("net:30@")
     monkeypatch.setitem(nets.SHIPPED_NET_LEAF_BATCH, ("marvel", 2), 8)
     iterations = nets.SHIPPED_NET_ITERATIONS["marvel", 2]

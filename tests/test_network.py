@@ -348,12 +348,12 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     # It is 128,128 wide and searched with 4 leaves per forward pass (issue 22).
     assert network.hidden == [128, 128]
     # Its search has the 2-player games' tree policy (docs/network.md, "Tree policy settings").
-    assert bots.default_bot_spec("base", 2) == "net:1000:batch=4:fpu=0.2:ptemp=1.4"
+    assert bots.default_bot_spec("base", 2) == "net:3700:batch=4:fpu=0.2:ptemp=1.4"
     bot = make_bot("default", 3, "base", 2)
-    assert isinstance(bot, MctsBot) and (bot.iterations, bot.leaf_batch) == (1000, 4)
+    assert isinstance(bot, MctsBot) and (bot.iterations, bot.leaf_batch) == (3700, 4)
     assert (bot.fpu_reduction, bot.policy_temperature) == (0.2, 1.4)
     assert bot.network_sha256 == hashlib.sha256(shipped.read_bytes()).hexdigest()
-    # Duel ships one too, searched for fewer iterations (the time of mcts:1000 there).
+    # Duel ships one too, searched for fewer iterations (the time of 60f7934's default there).
     duel_shipped = nets.NETS_DIR / "duel-2p.safetensors"
     duel_network = splendor.Network.load(duel_shipped)
     assert (duel_network.variant, duel_network.players, duel_network.features) == (
@@ -363,9 +363,9 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     )
     # 128,128 wide too (issue 22), searched 4 leaves per forward pass.
     assert duel_network.hidden == [128, 128]
-    assert bots.default_bot_spec("duel", 2) == "net:750:batch=4:fpu=0.2:ptemp=1.4"
+    assert bots.default_bot_spec("duel", 2) == "net:1350:batch=4:fpu=0.2:ptemp=1.4"
     duel_bot = make_bot("DEFAULT ", 3, "duel", 2)
-    assert isinstance(duel_bot, MctsBot) and (duel_bot.iterations, duel_bot.leaf_batch) == (750, 4)
+    assert isinstance(duel_bot, MctsBot) and (duel_bot.iterations, duel_bot.leaf_batch) == (1350, 4)
     assert duel_bot.network_sha256 == hashlib.sha256(duel_shipped.read_bytes()).hexdigest()
     # Every shipped file has its own iteration figure, and each names its own game.
     for path in nets.NETS_DIR.glob("*.safetensors"):
@@ -375,30 +375,30 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     # Marvel's too (issue 22).
     marvel_shipped = nets.NETS_DIR / "marvel-2p.safetensors"
     assert splendor.Network.load(marvel_shipped).hidden == [128, 128]
-    assert bots.default_bot_spec("marvel", 2) == "net:620:batch=4:fpu=0.2:ptemp=1.4"
+    assert bots.default_bot_spec("marvel", 2) == "net:2900:batch=4:fpu=0.2:ptemp=1.4"
     marvel_bot = make_bot("default", 3, "marvel", 2)
     assert isinstance(marvel_bot, MctsBot)
-    assert (marvel_bot.iterations, marvel_bot.leaf_batch) == (620, 4)
+    assert (marvel_bot.iterations, marvel_bot.leaf_batch) == (2900, 4)
     assert marvel_bot.network_sha256 == hashlib.sha256(marvel_shipped.read_bytes()).hexdigest()
     r = splendor.match(["default", "random"], variant="marvel", games=2, seed=1)
-    assert r.bots[0]["name"].startswith("net:620:batch=4:fpu=0.2:ptemp=1.4@")
-    # Base and Marvel with 3 and 4 players ship a network each, at the iterations that take
-    # the total time of mcts:1000 over whole games.
-    multiplayer = (("base", 3, 1650), ("marvel", 3, 960), ("base", 4, 1790), ("marvel", 4, 830))
+    assert r.bots[0]["name"].startswith("net:2900:batch=4:fpu=0.2:ptemp=1.4@")
+    # Base and Marvel with 3 and 4 players ship a network each, searched 4 leaves per forward
+    # pass, at the iterations that take the time of 60f7934's default over whole games.
+    multiplayer = (("base", 3, 3500), ("marvel", 3, 2950), ("base", 4, 2750), ("marvel", 4, 1300))
     for variant, players, iterations in multiplayer:
-        assert bots.default_bot_spec(variant, players) == f"net:{iterations}"
+        assert bots.default_bot_spec(variant, players) == f"net:{iterations}:batch=4"
         bot = make_bot("default", 3, variant, players)
-        assert isinstance(bot, MctsBot) and (bot.iterations, bot.leaf_batch) == (iterations, 1)
+        assert isinstance(bot, MctsBot) and (bot.iterations, bot.leaf_batch) == (iterations, 4)
         shipped_file = nets.NETS_DIR / f"{variant}-{players}p.safetensors"
         assert bot.network_sha256 == hashlib.sha256(shipped_file.read_bytes()).hexdigest()
         assert (bot.fpu_reduction, bot.policy_temperature) == (0.0, 1.0)
         seats = ["default"] + ["random"] * (players - 1)
         r = splendor.match(seats, variant=variant, players=players, games=1, seed=1)
-        assert r.bots[0]["name"].startswith(f"net:{iterations}@")
+        assert r.bots[0]["name"].startswith(f"net:{iterations}:batch=4@")
     r = splendor.match(["default", "random"], variant="duel", games=2, seed=1)
-    assert r.bots[0]["name"].startswith("net:750:batch=4:fpu=0.2:ptemp=1.4@")
+    assert r.bots[0]["name"].startswith("net:1350:batch=4:fpu=0.2:ptemp=1.4@")
     r = splendor.match(["default", "random"], games=2, seed=1)
-    assert r.bots[0]["name"].startswith("net:1000:batch=4:fpu=0.2:ptemp=1.4@")
+    assert r.bots[0]["name"].startswith("net:3700:batch=4:fpu=0.2:ptemp=1.4@")
     # Take the shipped file away and base falls back to the rollout search too.
     monkeypatch.setattr(nets, "NETS_DIR", tmp_path / "none")
     assert bots.default_bot_spec("base", 2) == "mcts:1000"

@@ -308,15 +308,15 @@ def test_the_default_ai_is_the_shipped_network_where_there_is_one(client: TestCl
 def test_the_network_default_budget_follows_the_servers_default_and_limit() -> None:
     from splendor.nets import SHIPPED_NET_ITERATIONS
 
-    limits = ServerLimits(workers=1, default_iterations=200, max_iterations=200)
+    limits = ServerLimits(workers=1, default_iterations=100, max_iterations=200)
     with TestClient(create_app(limits)) as small:
         duel = new(small, variant="duel", ai_seats=[1])
         move = duel.post(0, "hint", {"seed": 1}).json()
-        # Duel: the default AI's 750 network iterations stand for 1,000 rollout ones, so
-        # 200 -> 150.
+        # Duel: the default AI's 1,350 network iterations stand for 1,000 rollout ones, so
+        # 100 -> 135.
         assert move["bot"] == "net"
-        assert move["iterations"] == round(200 * SHIPPED_NET_ITERATIONS[("duel", 2)] / 1000) == 150
-        # Base, 3 players: 1,650 per 1,000 would be 330, over this server's limit of 200.
+        assert move["iterations"] == round(100 * SHIPPED_NET_ITERATIONS[("duel", 2)] / 1000) == 135
+        # Base, 3 players: 3,500 per 1,000 would be 350, over this server's limit of 200.
         base = new(small, variant="base", players=3, ai_seats=[1])
         move = base.post(0, "hint", {"seed": 1}).json()
         assert move["bot"] == "net" and move["iterations"] == 200

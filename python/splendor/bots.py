@@ -10,8 +10,8 @@ the engine builds itself (:meth:`splendor.BotSpec.build`), so no code here branc
 on the kind of bot: :func:`make_bot` resolves, then the engine builds.
 
 The default AI is the search guided by the shipped network (``net:N``, ``N``
-iterations taking at most about the time per move of ``mcts:1000``,
-:data:`splendor.nets.SHIPPED_NET_ITERATIONS`) where one is shipped, else
+iterations taking no more time per move than commit 60f7934's default AI took on its
+own build, :data:`splendor.nets.SHIPPED_NET_ITERATIONS`) where one is shipped, else
 ``mcts:1000``.
 
 **AI levels.** ``level:1`` (Beginner) to ``level:10`` (Strongest, the default AI) are
@@ -26,9 +26,9 @@ and settings; docs/ladder.md places them on the strength ladder.
 >>> resolve_bot_spec(" MCTS: 1000", "base", 2)
 'mcts:1000'
 >>> default_bot_spec("marvel", 4)
-'net:830'
+'net:1300:batch=4'
 >>> default_bot_spec("duel", 2)
-'net:750:batch=4:fpu=0.2:ptemp=1.4'
+'net:1350:batch=4:fpu=0.2:ptemp=1.4'
 >>> level_spec(1, "base", 2)
 'net:48:batch=4:temp=4'
 >>> [level.name for level in LEVELS][:3]
@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from splendor import _core, nets
 from splendor.errors import ConfigError
 from splendor.nets import (
+    LEVEL_FULL_SEARCH,
     SHIPPED_NET_ITERATIONS,
     reference_network_path,
     shipped_leaf_batch,
@@ -63,9 +64,10 @@ BotLike = Bot | str
 class Level:
     """An AI level: ``level:<number>``, shown to players as ``name``.
 
-    The level searches with the game's shipped network for ``share`` of the default
-    AI's iterations (at least ``min_iterations``) and draws its move at ``temperature``
-    (0: the most visited move, as the default AI does).
+    The level searches with the game's shipped network for ``share`` of the iterations
+    the default AI searched when the levels were placed on the ladder (at least
+    ``min_iterations``; :data:`splendor.nets.LEVEL_FULL_SEARCH`, with its leaf batch) and
+    draws its move at ``temperature`` (0: the most visited move, as the default AI does).
     """
 
     number: int
@@ -91,8 +93,8 @@ LEVELS: tuple[Level, ...] = (
     Level(5, "Intermediate", 0.0, 48, 0.85),
     Level(6, "Skilled", 0.0, 64, 0.7),
     Level(7, "Advanced", 0.12, 64, 0.5),
-    Level(8, "Expert", 0.16, 64, 0.4),
-    Level(9, "Master", 0.35, 64, 0.2),
+    Level(8, "Expert", 0.25, 64, 0.3),
+    Level(9, "Master", 0.9, 64, 0.2),
     Level(10, "Strongest", 1.0, 1, 0.0),
 )
 
@@ -100,7 +102,7 @@ LEVELS: tuple[Level, ...] = (
 def level_spec(level: int, variant: str, players: int) -> str:
     """The spec ``level:<level>`` stands for in ``variant`` with ``players`` players,
     its network not yet located (:func:`resolve_bot_spec` adds the file): the default
-    AI for the top level, else ``net:N[:batch=B]:temp=T`` (or ``mcts:N:temp=T`` for a
+    AI for the top level, else ``net:N:batch=B:temp=T`` (or ``mcts:N:temp=T`` for a
     game no network is shipped for).
 
     Raises:
@@ -112,11 +114,14 @@ def level_spec(level: int, variant: str, players: int) -> str:
     default = default_bot_spec(variant, players)
     if entry.temperature == 0 and entry.share == 1:
         return default
-    full = SHIPPED_NET_ITERATIONS.get((variant, players), 1000)
+    # The search the levels were placed with, not today's faster default's.
+    full, batch = LEVEL_FULL_SEARCH.get((variant, players), (1000, 1))
     iterations = max(entry.min_iterations, round(entry.share * full))
     temp = f":temp={entry.temperature:g}"
     if default.startswith("net"):
-        return _with_shipped_batch(str(iterations), variant, players) + temp
+        # The batch spelled out even when 1: a path-less spec without one would take the
+        # shipped default's batch, which is 4 in every game today.
+        return f"net:{iterations}:batch={batch}{temp}"
     return f"mcts:{iterations}{temp}"
 
 

@@ -18,7 +18,7 @@ also has the default AI and the AI levels); ``splendor.nets.default_bot_spec``,
 ``resolve_bot_spec`` and ``match`` still name those functions there.
 
 >>> shipped_leaf_batch("base", 3)
-1
+4
 """
 
 from __future__ import annotations
@@ -39,31 +39,50 @@ NETS_DIR = Path(__file__).resolve().parent / "data" / "nets"
 REFERENCE_DIR = NETS_DIR / "reference"
 
 #: Iterations per move of the default AI for each ``(variant, players)`` a network is
-#: shipped for: about the time per move of ``mcts:1000``, measured with
-#: ``benches/pair_time.py`` (docs/network.md, "The shipped networks"). A network costs
-#: more per iteration in some games than a rollout, less in others, hence one figure each.
-#: The 2-player games instead take no more time than the defaults they replaced
-#: (b132d65's ``net:1070``, ``net:840`` and ``net:770``): base and Duel 0.57x and 0.61x
-#: that of ``mcts:1000``, Marvel 0.58-0.71x.
+#: shipped for: as many as take no more time per move, over whole games, than commit
+#: 60f7934's default AI took on its own build (``benches/build_time.py``; docs/network.md,
+#: "The shipped networks"). That build's forward pass ran 2-5x slower: a quarter of the
+#: trained weights were subnormal floats, each multiply by one a microcode assist, and network
+#: files now read them as zero (the same values, bit for bit). The time saved went into the
+#: search: base 2 players searched 1,000 iterations then and 3,700 now, in the same time.
 SHIPPED_NET_ITERATIONS: dict[tuple[str, int], int] = {
-    ("base", 2): 1000,
-    ("base", 3): 1650,
-    ("base", 4): 1790,
-    ("duel", 2): 750,
-    ("marvel", 2): 620,
-    ("marvel", 3): 960,
-    ("marvel", 4): 830,
+    ("base", 2): 3700,
+    ("base", 3): 3500,
+    ("base", 4): 2750,
+    ("duel", 2): 1350,
+    ("marvel", 2): 2900,
+    ("marvel", 3): 2950,
+    ("marvel", 4): 1300,
 }
 
 #: Leaves per forward pass (``leaf_batch``) of the default AI's search, for each
 #: ``(variant, players)`` whose shipped network is searched with more than one:
-#: a wider network pays for itself only when its trunk sees several leaves at once
-#: (docs/network.md, "Batched leaf evaluation"): the 2-player networks are 128,128 wide.
-#: The 3- and 4-player games search with 1.
+#: a network pays for itself only when its trunk sees several leaves at once
+#: (docs/network.md, "Batched leaf evaluation"). Every shipped game's default searches 4:
+#: for the 3- and 4-player networks (64 wide) that made the search 1.6x faster per
+#: iteration, which went into more iterations.
 SHIPPED_NET_LEAF_BATCH: dict[tuple[str, int], int] = {
     ("base", 2): 4,
+    ("base", 3): 4,
+    ("base", 4): 4,
     ("duel", 2): 4,
     ("marvel", 2): 4,
+    ("marvel", 3): 4,
+    ("marvel", 4): 4,
+}
+
+#: The default AI's iterations and leaf batch for each game when the AI levels were placed
+#: on the ladder (commit 60f7934's, before the faster forward pass): levels 1-9 search their
+#: share of these, with that batch, so that they stay the bots the ladder placed
+#: (:func:`splendor.bots.level_spec`; docs/ladder.md, "AI levels").
+LEVEL_FULL_SEARCH: dict[tuple[str, int], tuple[int, int]] = {
+    ("base", 2): (1000, 4),
+    ("base", 3): (1650, 1),
+    ("base", 4): (1790, 1),
+    ("duel", 2): (750, 4),
+    ("marvel", 2): (620, 4),
+    ("marvel", 3): (960, 1),
+    ("marvel", 4): (830, 1),
 }
 
 
