@@ -348,9 +348,9 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     # It is 128,128 wide and searched with 4 leaves per forward pass (issue 22).
     assert network.hidden == [128, 128]
     # Its search has the 2-player games' tree policy (docs/network.md, "Tree policy settings").
-    assert bots.default_bot_spec("base", 2) == "net:3700:batch=4:fpu=0.2:ptemp=1.4"
+    assert bots.default_bot_spec("base", 2) == "net:3500:batch=4:fpu=0.2:ptemp=1.4"
     bot = make_bot("default", 3, "base", 2)
-    assert isinstance(bot, MctsBot) and (bot.iterations, bot.leaf_batch) == (3700, 4)
+    assert isinstance(bot, MctsBot) and (bot.iterations, bot.leaf_batch) == (3500, 4)
     assert (bot.fpu_reduction, bot.policy_temperature) == (0.2, 1.4)
     assert bot.network_sha256 == hashlib.sha256(shipped.read_bytes()).hexdigest()
     # Duel ships one too, searched for fewer iterations (the time of 60f7934's default there).
@@ -383,22 +383,29 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     r = splendor.match(["default", "random"], variant="marvel", games=2, seed=1)
     assert r.bots[0]["name"].startswith("net:2900:batch=4:fpu=0.2:ptemp=1.4@")
     # Base and Marvel with 3 and 4 players ship a network each, searched 4 leaves per forward
-    # pass, at the iterations that take the time of 60f7934's default over whole games.
-    multiplayer = (("base", 3, 3500), ("marvel", 3, 2950), ("base", 4, 2750), ("marvel", 4, 1300))
-    for variant, players, iterations in multiplayer:
-        assert bots.default_bot_spec(variant, players) == f"net:{iterations}:batch=4"
+    # pass, at the iterations that take the time of 60f7934's default over whole games; base
+    # with 4 players with the 2-player games' tree policy too.
+    multiplayer = (
+        ("base", 3, 3500, ""),
+        ("marvel", 3, 2800, ""),
+        ("base", 4, 2600, ":fpu=0.2:ptemp=1.4"),
+        ("marvel", 4, 1230, ""),
+    )
+    for variant, players, iterations, tree in multiplayer:
+        assert bots.default_bot_spec(variant, players) == f"net:{iterations}:batch=4{tree}"
         bot = make_bot("default", 3, variant, players)
         assert isinstance(bot, MctsBot) and (bot.iterations, bot.leaf_batch) == (iterations, 4)
         shipped_file = nets.NETS_DIR / f"{variant}-{players}p.safetensors"
         assert bot.network_sha256 == hashlib.sha256(shipped_file.read_bytes()).hexdigest()
-        assert (bot.fpu_reduction, bot.policy_temperature) == (0.0, 1.0)
+        expected = (0.2, 1.4) if tree else (0.0, 1.0)
+        assert (bot.fpu_reduction, bot.policy_temperature) == expected
         seats = ["default"] + ["random"] * (players - 1)
         r = splendor.match(seats, variant=variant, players=players, games=1, seed=1)
-        assert r.bots[0]["name"].startswith(f"net:{iterations}:batch=4@")
+        assert r.bots[0]["name"].startswith(f"net:{iterations}:batch=4{tree}@")
     r = splendor.match(["default", "random"], variant="duel", games=2, seed=1)
     assert r.bots[0]["name"].startswith("net:1350:batch=4:fpu=0.2:ptemp=1.4@")
     r = splendor.match(["default", "random"], games=2, seed=1)
-    assert r.bots[0]["name"].startswith("net:3700:batch=4:fpu=0.2:ptemp=1.4@")
+    assert r.bots[0]["name"].startswith("net:3500:batch=4:fpu=0.2:ptemp=1.4@")
     # Take the shipped file away and base falls back to the rollout search too.
     monkeypatch.setattr(nets, "NETS_DIR", tmp_path / "none")
     assert bots.default_bot_spec("base", 2) == "mcts:1000"
