@@ -687,6 +687,11 @@ class MctsBot:
         """The temperature of the move's choice (0: the most visited action)."""
 
     @property
+    def exploration(self) -> float:
+        """The weight of the prior in the PUCT rule (the UCT constant without a
+        prior)."""
+
+    @property
     def fpu_reduction(self) -> float:
         """The first-play urgency reduction of the tree policy (0: none)."""
 
@@ -765,6 +770,11 @@ class BotSpec:
         the spec gives none (the most visited move)."""
 
     @property
+    def exploration(self) -> float | None:
+        """C of ``...:c=C`` (the ``exploration`` of :class:`MctsBot`); None when the
+        spec gives none (0.7)."""
+
+    @property
     def fpu_reduction(self) -> float | None:
         """R of ``...:fpu=R`` (the ``fpu_reduction`` of :class:`MctsBot`); None when
         the spec gives none (0)."""
@@ -812,11 +822,12 @@ def parse_bot_spec(text: str) -> BotSpec:
     shipped for the game), ``net:N@PATH``, ``net:Ts@PATH`` (the network file at PATH);
     a ``net`` budget may be followed by ``:batch=B`` (``net:900:batch=4@PATH``: B leaves,
     between 1 and 256, per forward pass of the network, the ``leaf_batch`` of
-    :class:`MctsBot`), and an ``mcts`` or ``net`` budget by ``:fpu=R`` after any batch
-    (``net:1000:batch=4:fpu=0.2``: the ``fpu_reduction`` of :class:`MctsBot`, a number
-    > 0 spelled as T), a ``net`` budget then by ``:ptemp=P`` (the
-    ``policy_temperature`` of :class:`MctsBot`, spelled as T), and either by
-    ``:temp=T`` after those (``mcts:100:temp=0.5``,
+    :class:`MctsBot`), an ``mcts`` or ``net`` budget by ``:c=C`` after any batch
+    (``net:3500:batch=4:c=0.5``: the ``exploration`` of :class:`MctsBot`, a number > 0
+    spelled as T), then by ``:fpu=R`` (``net:1000:batch=4:fpu=0.2``: the
+    ``fpu_reduction`` of :class:`MctsBot`, a number > 0 spelled as T), a ``net``
+    budget then by ``:ptemp=P`` (the ``policy_temperature`` of :class:`MctsBot`,
+    spelled as T), and either by ``:temp=T`` after those (``mcts:100:temp=0.5``,
     ``net:40:batch=4:temp=1@PATH``: the ``move_temperature`` of :class:`MctsBot`, a
     number > 0 spelled as T).
     N, B and L are digits only (1 or more); T is digits with an optional decimal part (``0.5``,

@@ -28,6 +28,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from splendor import _core
 from splendor.errors import ConfigError
 
 #: Where the shipped networks live.
@@ -86,22 +87,32 @@ LEVEL_FULL_SEARCH: dict[tuple[str, int], tuple[int, int]] = {
 }
 
 
+#: The engine's exploration weight when none is given (``MctsBot().exploration``).
+DEFAULT_EXPLORATION: float = _core.MctsBot().exploration
+
+
 @dataclass(frozen=True)
 class TreePolicy:
     """Settings of the search's tree policy that the default AI tunes for a game (the
     :class:`splendor.MctsBot` arguments of the same names; the defaults change
     nothing): ``fpu_reduction`` (a move never tried scores the mean of the tried ones
-    less ``fpu_reduction * sqrt(their prior mass)``) and ``policy_temperature`` (the
-    network's prior is a softmax of its logits divided by it)."""
+    less ``fpu_reduction * sqrt(their prior mass)``), ``policy_temperature`` (the
+    network's prior is a softmax of its logits divided by it) and ``exploration`` (the
+    weight of the prior in the PUCT rule: lower trusts the values found more and
+    searches deeper)."""
 
     fpu_reduction: float = 0.0
     policy_temperature: float = 1.0
+    exploration: float = DEFAULT_EXPLORATION
 
     @property
     def spec_options(self) -> str:
-        """The settings as bot-spec options, in the grammar's order (``:fpu=R``, then
-        ``:ptemp=P``), each only when it is not the default; ``""`` for none."""
+        """The settings as bot-spec options, in the grammar's order (``:c=C``,
+        ``:fpu=R``, then ``:ptemp=P``), each only when it is not the default; ``""``
+        for none."""
         options = ""
+        if self.exploration != DEFAULT_EXPLORATION:
+            options += f":c={_plain_decimal(self.exploration)}"
         if self.fpu_reduction != 0.0:
             options += f":fpu={_plain_decimal(self.fpu_reduction)}"
         if self.policy_temperature != 1.0:

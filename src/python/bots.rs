@@ -362,6 +362,13 @@ impl PyMctsBot {
         self.config.move_temperature
     }
 
+    /// The weight of the prior in the PUCT rule (the UCT constant without a
+    /// prior).
+    #[getter]
+    fn exploration(&self) -> f64 {
+        self.config.exploration
+    }
+
     /// The first-play urgency reduction of the tree policy (0: none).
     #[getter]
     fn fpu_reduction(&self) -> f64 {
@@ -565,6 +572,13 @@ impl PyBotSpec {
         self.spec.move_temperature
     }
 
+    /// C of `...:c=C` (the `exploration` of `MctsBot`); None when the spec
+    /// gives none (0.7).
+    #[getter]
+    fn exploration(&self) -> Option<f64> {
+        self.spec.exploration
+    }
+
     /// R of `...:fpu=R` (the first-play urgency reduction of `MctsBot`);
     /// None when the spec gives none (0).
     #[getter]
@@ -690,8 +704,10 @@ impl PyBotSpec {
 /// network shipped for the game), `net:N@PATH`, `net:Ts@PATH` (the network
 /// file at PATH); a `net` budget may be followed by `:batch=B`
 /// (`net:900:batch=4@PATH`: B leaves, between 1 and 256, per forward pass of the
-/// network, the `leaf_batch` of `MctsBot`), and an `mcts` or `net` budget by
-/// `:fpu=R` after any batch (`net:1000:batch=4:fpu=0.2`: the `fpu_reduction` of
+/// network, the `leaf_batch` of `MctsBot`), an `mcts` or `net` budget by
+/// `:c=C` after any batch (`net:3500:batch=4:c=0.5`: the `exploration` of
+/// `MctsBot`, a number > 0 spelled as T), then by `:fpu=R`
+/// (`net:1000:batch=4:fpu=0.2`: the `fpu_reduction` of
 /// `MctsBot`, a number > 0 spelled as T), a `net` budget then by `:ptemp=P`
 /// (the `policy_temperature` of `MctsBot`, spelled as T), and either by `:temp=T` after those
 /// (`mcts:100:temp=0.5`: the `move_temperature` of `MctsBot`). `level:1` to `level:10` are the AI

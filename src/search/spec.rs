@@ -9,13 +9,15 @@
 //!
 //! ```text
 //! spec   = "default" | "random" | "greedy" | "level" ":" L
-//!        | "mcts" [":" budget [":" "fpu" "=" R] [":" "temp" "=" T]]
-//!        | "net" [":" budget [":" "batch" "=" B] [":" "fpu" "=" R] [":" "ptemp" "=" P]
-//!                [":" "temp" "=" T] ["@" PATH]]
+//!        | "mcts" [":" budget [":" "c" "=" C] [":" "fpu" "=" R] [":" "temp" "=" T]]
+//!        | "net" [":" budget [":" "batch" "=" B] [":" "c" "=" C] [":" "fpu" "=" R]
+//!                [":" "ptemp" "=" P] [":" "temp" "=" T] ["@" PATH]]
 //! budget = N | T "s"
 //! N      = ASCII digits, a whole number between 1 and 2**64 - 1 (iterations)
 //! T      = ASCII digits ["." ASCII digits], a finite number > 0 (seconds; after
 //!          `temp=`, the move temperature: `SearchConfig::move_temperature`)
+//! C      = like T (the exploration weight of the tree policy:
+//!          `SearchConfig::exploration`; without `c=`, its default 0.7)
 //! R      = like T (the first-play urgency reduction: `SearchConfig::fpu_reduction`;
 //!          without `fpu=`, 0)
 //! P      = like T (the temperature of the network's prior:
@@ -39,12 +41,13 @@ use std::sync::Arc;
 pub const SPEC_FORMS: &str = "default, level:1 to level:10, random, greedy, mcts, mcts:N, \
     mcts:Ts, net, net:N, net:Ts, net:N@PATH or net:Ts@PATH, a net budget optionally \
     followed by :batch=B (net:N:batch=4@PATH), an mcts or net budget optionally followed \
-    by :fpu=R, a net budget then by :ptemp=P, and either by :temp=T last (mcts:100:temp=0.5, \
-    net:N:batch=4:fpu=0.2:ptemp=1.4:temp=1@PATH) (N: iterations, a whole number >= 1 in \
-    digits; T: seconds, or after temp= the move temperature, a number > 0 in digits such \
-    as 0.5 or 2; R: the first-play urgency reduction and P: the temperature of the \
-    network's prior, numbers > 0 in digits; B: leaves per network evaluation, a whole \
-    number between 1 and 256)";
+    by :c=C, then by :fpu=R, a net budget then by :ptemp=P, and either by :temp=T last \
+    (mcts:100:temp=0.5, net:N:batch=4:c=0.5:fpu=0.2:ptemp=1.4:temp=1@PATH) (N: \
+    iterations, a whole number >= 1 in digits; T: seconds, or after temp= the move \
+    temperature, a number > 0 in digits such as 0.5 or 2; C: the exploration weight, R: \
+    the first-play urgency reduction and P: the temperature of the network's prior, \
+    numbers > 0 in digits; B: leaves per network evaluation, a whole number between 1 \
+    and 256)";
 
 /// The AI levels, `level:1` (the weakest) to `level:LEVELS` (the default AI).
 pub const LEVELS: u8 = 10;
@@ -107,6 +110,9 @@ pub struct ParsedBotSpec {
     /// network ([`SearchConfig::leaf_batch`]); None when the spec gives none
     /// (the engine then uses 1, the Python package the shipped network's own).
     pub leaf_batch: Option<usize>,
+    /// `C` of `...:c=C`: the exploration weight of the tree policy
+    /// ([`SearchConfig::exploration`]); None: its default.
+    pub exploration: Option<f64>,
     /// `R` of `...:fpu=R`: the first-play urgency reduction
     /// ([`SearchConfig::fpu_reduction`]); None: 0.
     pub fpu_reduction: Option<f64>,
@@ -176,6 +182,7 @@ impl ParsedBotSpec {
             time_limit: None,
             network: None,
             leaf_batch: None,
+            exploration: None,
             fpu_reduction: None,
             policy_temperature: None,
             move_temperature: None,
@@ -195,19 +202,28 @@ impl ParsedBotSpec {
         let searches = matches!(kind, BotKind::Mcts | BotKind::Net);
         for option in options {
             // Options follow a search's budget in one order, batch (net
-            // only), fpu, ptemp (net only), temp, each once: one spelling
-            // per spec.
+            // only), c, fpu, ptemp (net only), temp, each once: one
+            // spelling per spec.
             let (key, value) = option.split_once('=').ok_or_else(|| unknown(text))?;
             let key = key.trim();
             let value = value.trim();
             if key.eq_ignore_ascii_case("batch")
                 && kind == BotKind::Net
                 && spec.leaf_batch.is_none()
+                && spec.exploration.is_none()
                 && spec.fpu_reduction.is_none()
                 && spec.policy_temperature.is_none()
                 && spec.move_temperature.is_none()
             {
                 spec.leaf_batch = Some(leaf_batch(value).ok_or_else(|| unknown(text))?);
+            } else if key.eq_ignore_ascii_case("c")
+                && searches
+                && spec.exploration.is_none()
+                && spec.fpu_reduction.is_none()
+                && spec.policy_temperature.is_none()
+                && spec.move_temperature.is_none()
+            {
+                spec.exploration = Some(seconds(value).ok_or_else(|| unknown(text))?);
             } else if key.eq_ignore_ascii_case("fpu")
                 && searches
                 && spec.fpu_reduction.is_none()
@@ -266,6 +282,9 @@ impl fmt::Display for ParsedBotSpec {
         }
         if let Some(b) = self.leaf_batch {
             write!(f, ":batch={b}")?;
+        }
+        if let Some(c) = self.exploration {
+            write!(f, ":c={c}")?;
         }
         if let Some(r) = self.fpu_reduction {
             write!(f, ":fpu={r}")?;
@@ -356,6 +375,9 @@ impl BotSpec {
         if let Some(b) = spec.leaf_batch {
             cfg.leaf_batch = b;
         }
+        if let Some(c) = spec.exploration {
+            cfg.exploration = c;
+        }
         if let Some(r) = spec.fpu_reduction {
             cfg.fpu_reduction = r;
         }
@@ -396,6 +418,9 @@ impl fmt::Display for BotSpec {
                 }
                 if c.network.is_some() && c.leaf_batch != 1 {
                     write!(f, ":batch={}", c.leaf_batch)?;
+                }
+                if c.exploration != SearchConfig::default().exploration {
+                    write!(f, ":c={}", c.exploration)?;
                 }
                 if c.fpu_reduction > 0.0 {
                     write!(f, ":fpu={}", c.fpu_reduction)?;
@@ -587,6 +612,21 @@ mod tests {
             assert_eq!(p.to_string(), canonical, "{text}");
             assert_eq!(parsed(&p.to_string()), p, "{text}");
         }
+        for (text, c, canonical) in [
+            ("mcts:100: C = 0.50", 0.5, "mcts:100:c=0.5"),
+            (
+                "net:3500:batch=4:c=0.4:fpu=0.2:ptemp=1.4:temp=1@x",
+                0.4,
+                "net:3500:batch=4:c=0.4:fpu=0.2:ptemp=1.4:temp=1@x",
+            ),
+            ("net:2s:c=1", 1.0, "net:2s:c=1"),
+        ] {
+            let p = parsed(text);
+            assert_eq!(p.exploration, Some(c), "{text}");
+            assert_eq!(p.to_string(), canonical, "{text}");
+            assert_eq!(parsed(&p.to_string()), p, "{text}");
+        }
+        assert_eq!(parsed("net:900:batch=4").exploration, None);
         assert_eq!(parsed("net:900:batch=4").fpu_reduction, None);
         assert_eq!(parsed("net:900:batch=4").policy_temperature, None);
         assert_eq!(parsed("net:9:ptemp=1.4").policy_temperature, Some(1.4));
@@ -678,6 +718,20 @@ mod tests {
             "net:50:temp=1:ptemp=1.4",
             "net:50:ptemp=1.4:ptemp=1.4",
             "net:50:ptemp=1.4:batch=4",
+            "mcts:100:c=0",
+            "mcts:100:c=-0.5",
+            "mcts:100:c=.5",
+            "mcts:100:c=nan",
+            "mcts:100:c=0.5:c=0.5",
+            "mcts:100:fpu=0.2:c=0.5",
+            "net:50:ptemp=1.4:c=0.5",
+            "net:50:temp=1:c=0.5",
+            "net:50:c=0.5:batch=4",
+            "mcts:c=0.5",
+            "greedy:c=0.5",
+            "random:1:c=0.5",
+            "level:3:c=0.5",
+            "net:50:exploration=0.5",
         ] {
             let m = refused(bad);
             assert_eq!(m, format!("unknown bot `{bad}`: expected {SPEC_FORMS}"));
@@ -721,6 +775,16 @@ mod tests {
             panic!()
         };
         assert_eq!(cfg.fpu_reduction, 0.0);
+        // An exploration weight reaches the search's settings, and its name;
+        // without one the name has none.
+        let spec = BotSpec::parse("mcts:40:c=0.45").unwrap();
+        let BotSpec::Mcts(cfg) = &spec else { panic!() };
+        assert_eq!(cfg.exploration, 0.45);
+        assert_eq!(spec.to_string(), "mcts:40:c=0.45");
+        let BotSpec::Mcts(cfg) = BotSpec::parse("mcts:40").unwrap() else {
+            panic!()
+        };
+        assert_eq!(cfg.exploration, SearchConfig::default().exploration);
         // A batch reaches the search's settings.
         let net = concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -735,12 +799,16 @@ mod tests {
         };
         assert_eq!((cfg.leaf_batch, cfg.policy_temperature), (1, 1.0));
         // A policy temperature reaches the search's settings, and its name.
-        let spec = BotSpec::parse(&format!("net:30:batch=4:fpu=0.2:ptemp=1.4@{net}")).unwrap();
+        let spec =
+            BotSpec::parse(&format!("net:30:batch=4:c=0.5:fpu=0.2:ptemp=1.4@{net}")).unwrap();
         let BotSpec::Mcts(cfg) = &spec else { panic!() };
-        assert_eq!((cfg.fpu_reduction, cfg.policy_temperature), (0.2, 1.4));
+        assert_eq!(
+            (cfg.exploration, cfg.fpu_reduction, cfg.policy_temperature),
+            (0.5, 0.2, 1.4)
+        );
         assert!(spec
             .to_string()
-            .starts_with("net:30:batch=4:fpu=0.2:ptemp=1.4@"));
+            .starts_with("net:30:batch=4:c=0.5:fpu=0.2:ptemp=1.4@"));
         // The engine's parse refuses exactly what the grammar refuses.
         assert!(matches!(
             BotSpec::parse("mcts:1e9s"),

@@ -16,6 +16,7 @@ import splendor
 from splendor.bots import make_bot, resolve_bot_spec
 from splendor.errors import ConfigError
 from splendor.nets import (
+    DEFAULT_EXPLORATION,
     SHIPPED_NET_ITERATIONS,
     TreePolicy,
     shipped_leaf_batch,
@@ -90,16 +91,17 @@ class Plan:
     """Leaves per forward pass of a network search (``net:N:batch=B``); None: the
     shipped network's own."""
     tree_policy: TreePolicy | None = None
-    """The tree policy the spec gives (``:fpu=R``, ``:ptemp=P``); None: a network search
+    """The tree policy the spec gives (``:c=C``, ``:fpu=R``, ``:ptemp=P``); None: a network search
     takes the default AI's (:func:`splendor.nets.shipped_tree_policy`)."""
 
 
 def _tree_policy_of(spec: splendor.BotSpec) -> TreePolicy | None:
-    """The tree policy a spec spells out (either option given: the other at its
-    default), or None when it gives neither."""
-    if spec.fpu_reduction is None and spec.policy_temperature is None:
+    """The tree policy a spec spells out (any option given: the others at their
+    defaults), or None when it gives none."""
+    if spec.exploration is None and spec.fpu_reduction is None and spec.policy_temperature is None:
         return None
     return TreePolicy(
+        exploration=spec.exploration or DEFAULT_EXPLORATION,
         fpu_reduction=spec.fpu_reduction or 0.0,
         policy_temperature=spec.policy_temperature or 1.0,
     )
@@ -233,6 +235,7 @@ def choose(state: Any, plan: Plan, seed: int, *, explain: bool = False) -> MoveR
             seed=seed,
             network=network,
             leaf_batch=leaf_batch,
+            exploration=tree.exploration,
             fpu_reduction=tree.fpu_reduction,
             policy_temperature=tree.policy_temperature,
         )
