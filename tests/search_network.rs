@@ -371,3 +371,106 @@ fn a_policy_temperature_divides_the_logits_of_the_prior() {
         }
     }
 }
+
+#[test]
+fn an_early_stop_keeps_the_full_budgets_move_in_fewer_iterations() {
+    // A prior that favours one move makes its lead decisive long before the
+    // budget is spent: with early_stop 1 the search stops once the runner-up
+    // could not catch up with every iteration left, so the move is the full
+    // search's; 0 (the default) spends the whole budget.
+    let s = opening(3);
+    let favourite = legal(&s)[5];
+    let budget = 2000;
+    let full = with(
+        constant_network(3, &[(favourite, 12.0)], &[0.0, 0.0, 0.0]),
+        budget,
+    );
+    let early = SearchConfig {
+        early_stop: 1.0,
+        ..full.clone()
+    };
+    let (a, b) = (search(&s, &full).unwrap(), search(&s, &early).unwrap());
+    assert_eq!(a.iterations, budget);
+    // Nearly every visit goes to the favourite, so its lead is about the
+    // iterations run: it passes the iterations left just after half the
+    // budget (with early_stop 0.5, half the iterations left: after a third).
+    assert!(
+        (budget / 2..=budget / 2 + 16).contains(&b.iterations),
+        "{} iterations",
+        b.iterations
+    );
+    let sooner = SearchConfig {
+        early_stop: 0.5,
+        ..full.clone()
+    };
+    let c = search(&s, &sooner).unwrap();
+    assert!(
+        (budget / 3..=budget / 3 + 16).contains(&c.iterations),
+        "{} iterations",
+        c.iterations
+    );
+    assert_eq!((a.action, b.action), (favourite, favourite));
+    // It stopped at the first check (every 8 iterations) where the lead
+    // passed the iterations left.
+    let lead = |r: &splendor::search::SearchResult| {
+        let mut v: Vec<u64> = r.stats.iter().map(|x| x.visits).collect();
+        v.sort_unstable_by(|x, y| y.cmp(x));
+        v[0] - v[1]
+    };
+    assert!(lead(&b) > budget - b.iterations);
+    assert_eq!(b.iterations % 8, 0);
+    // Random networks, many positions: never another move than the full
+    // search's (one thread, the most visited move), never more iterations.
+    let net =
+        Arc::new(Network::from_bytes(&random_network_bytes::<BaseState>(2, &[16], 5)).unwrap());
+    let mut state = opening(2);
+    let (mut saved, mut positions) = (0, 0);
+    for step in 0..30u64 {
+        if state.current_player().is_none() {
+            break;
+        }
+        let full = SearchConfig {
+            iterations: 600,
+            seed: step,
+            network: Some(net.clone()),
+            leaf_batch: 4,
+            ..SearchConfig::default()
+        };
+        for stop in [1.0, 0.5] {
+            let cut = SearchConfig {
+                early_stop: stop,
+                ..full.clone()
+            };
+            let (a, b) = (
+                search(&state, &full).unwrap(),
+                search(&state, &cut).unwrap(),
+            );
+            assert!(b.iterations <= a.iterations);
+            if stop == 1.0 {
+                assert_eq!(a.action, b.action, "step {step}");
+                saved += a.iterations - b.iterations;
+                positions += 1;
+            }
+        }
+        state.apply(search(&state, &full).unwrap().action).unwrap();
+    }
+    assert!(saved > 0, "no search of {positions} stopped early");
+    // A search of one root action spends its whole budget: its point is the
+    // move's value, and its lead is all its visits from the start.
+    let one = SearchConfig {
+        root_action: Some(favourite),
+        ..early.clone()
+    };
+    assert_eq!(search(&s, &one).unwrap().iterations, budget);
+    // Bad values are refused by name.
+    for bad in [-0.5, f64::NAN, f64::INFINITY] {
+        let cfg = SearchConfig {
+            early_stop: bad,
+            ..early.clone()
+        };
+        match search(&s, &cfg) {
+            Err(GameError::Config(m)) => assert!(m.contains("early_stop"), "{m}"),
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
+}

@@ -174,6 +174,7 @@ def _by_name(name: str, variant: str, owner: str) -> Any:
         "move_temperature": 0.0,
         "fpu_reduction": 0.0,
         "policy_temperature": 1.0,
+        "early_stop": 0.0,
         "path": _network_path(variant) if name == "path" else None,
         "data": _network_bytes(variant) if name == "data" else None,
         "observation": state.observation(0),
@@ -664,7 +665,7 @@ def test_a_method_call_that_does_not_fit_names_the_signature() -> None:
     with pytest.raises(splendor.ConfigError, match=r"seed: by keyword, e.g. seed=\.\.\."):
         state.determinize(0, 1)  # type: ignore[call-arg]
     with pytest.raises(splendor.ConfigError, match=r"MctsBot\(\): too many positional"):
-        splendor.MctsBot(*range(14))
+        splendor.MctsBot(*range(15))
     with pytest.raises(splendor.ConfigError, match=r"unexpected keyword argument 'iteration'"):
         splendor.MctsBot(iteration=5)  # type: ignore[call-arg]
     with pytest.raises(splendor.ConfigError, match=r"multiple values for argument 'seed'"):

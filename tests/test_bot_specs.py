@@ -21,13 +21,13 @@ FORMS = (
     "default, level:1 to level:10, random, greedy, mcts, mcts:N, mcts:Ts, net, net:N, "
     "net:Ts, net:N@PATH or net:Ts@PATH, a net budget optionally followed by :batch=B "
     "(net:N:batch=4@PATH), an mcts or net budget optionally followed by :c=C, then by "
-    ":fpu=R, a net budget then by :ptemp=P, and either by :temp=T last "
-    "(mcts:100:temp=0.5, net:N:batch=4:c=0.5:fpu=0.2:ptemp=1.4:temp=1@PATH) (N: "
+    ":fpu=R, a net budget then by :ptemp=P, either then by :stop=S and by :temp=T last "
+    "(mcts:100:temp=0.5, net:N:batch=4:c=0.5:fpu=0.2:ptemp=1.4:stop=1:temp=1@PATH) (N: "
     "iterations, a whole number >= 1 in digits; T: seconds, or after temp= the move "
     "temperature, a number > 0 in digits such as 0.5 or 2; C: the exploration weight, R: "
-    "the first-play urgency reduction and P: the temperature of the network's prior, "
-    "numbers > 0 in digits; B: leaves per network evaluation, a whole number between 1 "
-    "and 256)"
+    "the first-play urgency reduction, P: the temperature of the network's prior and S: "
+    "the early stop, numbers > 0 in digits; B: leaves per network evaluation, a whole "
+    "number between 1 and 256)"
 )
 
 # Spellings outside the grammar: Python's int() and float() took several of them.
@@ -70,6 +70,10 @@ BAD = [
     "net:50:c=0.5:batch=4",
     "level:3:c=0.5",
     "greedy:c=0.5",
+    "mcts:100:stop=0",
+    "net:50:stop=1:ptemp=1.4",
+    "net:50:temp=1:stop=1",
+    "level:3:stop=1",
 ]
 
 
@@ -252,70 +256,82 @@ def test_the_default_ais_tree_policy_reaches_every_kind_of_bot(
     from splendor.web.ai import ServerLimits, choose, plan_move
 
     # Spelled, parsed, built and pickled with the bot.
-    spec = splendor.parse_bot_spec(" net:30: Batch=4 : C=0.50 :FPU=0.25: ptemp=1.50 :temp=1")
+    spec = splendor.parse_bot_spec(
+        " net:30: Batch=4 : C=0.50 :FPU=0.25: ptemp=1.50 : Stop=1.0 :temp=1"
+    )
     assert (spec.exploration, spec.fpu_reduction, spec.policy_temperature) == (0.5, 0.25, 1.5)
-    assert str(spec) == "net:30:batch=4:c=0.5:fpu=0.25:ptemp=1.5:temp=1"
+    assert spec.early_stop == 1.0
+    assert str(spec) == "net:30:batch=4:c=0.5:fpu=0.25:ptemp=1.5:stop=1:temp=1"
     marvel = nets.shipped_network_path("marvel", 2)
     bot = make_bot(f"{spec}@{marvel}", 0, "marvel", 2)
     assert isinstance(bot, splendor.MctsBot)
     assert (bot.fpu_reduction, bot.policy_temperature, bot.move_temperature) == (0.25, 1.5, 1.0)
-    assert bot.exploration == 0.5
+    assert (bot.exploration, bot.early_stop) == (0.5, 1.0)
     copy = pickle.loads(pickle.dumps(bot))
     assert (copy.exploration, copy.fpu_reduction, copy.policy_temperature) == (0.5, 0.25, 1.5)
+    assert copy.early_stop == 1.0
     assert "exploration=0.5," in repr(copy)
-    assert "fpu_reduction=0.25, policy_temperature=1.5" in repr(copy)
+    assert "fpu_reduction=0.25, policy_temperature=1.5, early_stop=1" in repr(copy)
     # Without them a search is the plain PUCT rule.
     plain = make_bot(f"net:30@{marvel}", 0, "marvel", 2)
     assert isinstance(plain, splendor.MctsBot)
     assert (plain.fpu_reduction, plain.policy_temperature) == (0.0, 1.0)
     assert plain.exploration == nets.DEFAULT_EXPLORATION == 0.7
+    assert plain.early_stop == 0.0
     assert splendor.parse_bot_spec("net:30").exploration is None
+    assert splendor.parse_bot_spec("net:30").early_stop is None
     # A game's entry in SHIPPED_NET_TREE_POLICY goes with its default AI (and `net`
     # alone), after the batch; a budget given (net:N) and the lower levels keep the
     # plain rule, so the levels' ladder places stay as measured.
     # Spelled in the grammar's digits, whatever the float (no exponent).
     assert nets.TreePolicy(0.00001, 2.0).spec_options == ":fpu=0.00001:ptemp=2"
     assert nets.TreePolicy(exploration=0.45).spec_options == ":c=0.45"
+    assert nets.TreePolicy(0.2, early_stop=1.0).spec_options == ":fpu=0.2:stop=1"
     assert nets.TreePolicy().spec_options == ""
     monkeypatch.setitem(
-        nets.SHIPPED_NET_TREE_POLICY, ("marvel", 2), nets.TreePolicy(0.3, 1.2, exploration=0.5)
+        nets.SHIPPED_NET_TREE_POLICY,
+        ("marvel", 2),
+        nets.TreePolicy(0.3, 1.2, exploration=0.5, early_stop=0.5),
     )
     iterations = nets.SHIPPED_NET_ITERATIONS["marvel", 2]
-    tuned = f"net:{iterations}:batch=4:c=0.5:fpu=0.3:ptemp=1.2"
+    tuned = f"net:{iterations}:batch=4:c=0.5:fpu=0.3:ptemp=1.2:stop=0.5"
     assert bots.default_bot_spec("marvel", 2) == tuned
     assert resolve_bot_spec("default", "marvel", 2) == f"{tuned}@{marvel}"
     assert resolve_bot_spec("net", "marvel", 2) == f"{tuned}@{marvel}"
     assert resolve_bot_spec("level:10", "marvel", 2) == f"{tuned}@{marvel}"
     assert ":fpu=" not in resolve_bot_spec("level:9", "marvel", 2)
     assert ":c=" not in resolve_bot_spec("level:9", "marvel", 2)
+    assert ":stop=" not in resolve_bot_spec("level:9", "marvel", 2)
     assert resolve_bot_spec("net:30", "marvel", 2) == f"net:30:batch=4@{marvel}"
     default = make_bot("default", 0, "marvel", 2)
     assert isinstance(default, splendor.MctsBot)
     assert (default.fpu_reduction, default.policy_temperature) == (0.3, 1.2)
-    assert default.exploration == 0.5
+    assert (default.exploration, default.early_stop) == (0.5, 0.5)
     result = splendor.match(["default", "random"], variant="marvel", games=1, seed=1)
     assert f"{tuned}@" in result.bots[0]["name"]
     # The web server's `net` and `default` are both the default AI's search at the budget
     # asked, its tree policy included unless the spec gives one; `mcts` has none.
-    seen: list[tuple[float, float, float]] = []
+    seen: list[tuple[float, ...]] = []
     search = splendor.search
 
     def spy(*args: Any, **kwargs: Any) -> Any:
-        seen.append((kwargs["fpu_reduction"], kwargs["policy_temperature"], kwargs["exploration"]))
+        keys = ("fpu_reduction", "policy_temperature", "exploration", "early_stop")
+        seen.append(tuple(kwargs[key] for key in keys))
         return search(*args, **kwargs)
 
     monkeypatch.setattr(splendor, "search", spy)
     state = splendor.new_game("marvel", seed=3)
     limits = ServerLimits(default_iterations=40)
     for bot_spec, expected in (
-        ("default", (0.3, 1.2, 0.5)),
-        ("net", (0.3, 1.2, 0.5)),
-        ("net:30", (0.3, 1.2, 0.5)),
-        ("net:30:fpu=0.1", (0.1, 1.0, 0.7)),
-        ("net:30:ptemp=2", (0.0, 2.0, 0.7)),
-        ("net:30:c=0.4", (0.0, 1.0, 0.4)),
-        ("mcts:30", (0.0, 1.0, 0.7)),
-        ("mcts:30:c=1.2", (0.0, 1.0, 1.2)),
+        ("default", (0.3, 1.2, 0.5, 0.5)),
+        ("net", (0.3, 1.2, 0.5, 0.5)),
+        ("net:30", (0.3, 1.2, 0.5, 0.5)),
+        ("net:30:fpu=0.1", (0.1, 1.0, 0.7, 0.0)),
+        ("net:30:ptemp=2", (0.0, 2.0, 0.7, 0.0)),
+        ("net:30:c=0.4", (0.0, 1.0, 0.4, 0.0)),
+        ("net:30:stop=1", (0.0, 1.0, 0.7, 1.0)),
+        ("mcts:30", (0.0, 1.0, 0.7, 0.0)),
+        ("mcts:30:c=1.2", (0.0, 1.0, 1.2, 0.0)),
     ):
         plan = plan_move(bot_spec, None, None, limits, ("marvel", 2))
         assert choose(state, plan, seed=1).action_id in [int(a) for a in state.legal_actions()]

@@ -53,6 +53,7 @@ def test_the_default_settings_search_as_before_they_existed() -> None:
     pinned = json.loads(PINS.read_text(encoding="utf-8"))
     assert digests() == pinned
     assert digests(fpu_reduction=0.0, policy_temperature=1.0) == pinned
+    assert digests(exploration=0.7, early_stop=0.0) == pinned
 
 
 def test_each_setting_changes_the_searches() -> None:

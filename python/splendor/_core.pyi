@@ -642,6 +642,13 @@ class MctsBot:
             logits divided by it, so above 1 it is flatter and the search checks
             more of the moves the network ranks below its favourite. ``1``: the
             network's prior as trained.
+        early_stop: Stops a search with an iteration budget early (a finite
+            number >= 0): once its most visited move leads the runner-up by more
+            than ``early_stop`` times the iterations left (read every 8
+            iterations). ``0``: never. ``1``: exactly when the runner-up could
+            no longer catch up, so the move is the full budget's in less time;
+            below 1 sooner (docs/network.md, "Early stop"). Unused with a time
+            limit alone.
 
     Raises:
         ConfigError: A bad argument (the message names it and its range), or a
@@ -665,6 +672,7 @@ class MctsBot:
         move_temperature: float = 0.0,
         fpu_reduction: float = 0.0,
         policy_temperature: float = 1.0,
+        early_stop: float = 0.0,
     ) -> MctsBot: ...
     @property
     def iterations(self) -> int:
@@ -698,6 +706,10 @@ class MctsBot:
     @property
     def policy_temperature(self) -> float:
         """The temperature of the network's prior (1: as the network gives it)."""
+
+    @property
+    def early_stop(self) -> float:
+        """The early stop of a search with an iteration budget (0: none)."""
 
     @property
     def network_sha256(self) -> str | None:
@@ -785,6 +797,11 @@ class BotSpec:
         None when the spec gives none (1)."""
 
     @property
+    def early_stop(self) -> float | None:
+        """S of ``...:stop=S`` (the ``early_stop`` of :class:`MctsBot`); None when the
+        spec gives none (0: no early stop)."""
+
+    @property
     def level(self) -> int | None:
         """L of ``level:L`` (1 to 10); None for the other kinds."""
 
@@ -827,7 +844,9 @@ def parse_bot_spec(text: str) -> BotSpec:
     spelled as T), then by ``:fpu=R`` (``net:1000:batch=4:fpu=0.2``: the
     ``fpu_reduction`` of :class:`MctsBot`, a number > 0 spelled as T), a ``net``
     budget then by ``:ptemp=P`` (the ``policy_temperature`` of :class:`MctsBot`,
-    spelled as T), and either by ``:temp=T`` after those (``mcts:100:temp=0.5``,
+    spelled as T), either then by ``:stop=S`` (``net:4500:batch=4:stop=1``: the
+    ``early_stop`` of :class:`MctsBot`, spelled as T) and by ``:temp=T`` after those
+    (``mcts:100:temp=0.5``,
     ``net:40:batch=4:temp=1@PATH``: the ``move_temperature`` of :class:`MctsBot`, a
     number > 0 spelled as T).
     N, B and L are digits only (1 or more); T is digits with an optional decimal part (``0.5``,
@@ -910,6 +929,7 @@ def search(
     move_temperature: float = 0.0,
     fpu_reduction: float = 0.0,
     policy_temperature: float = 1.0,
+    early_stop: float = 0.0,
 ) -> SearchResult:
     """Searches ``state`` for the player to move, with the GIL released.
 

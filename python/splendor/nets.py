@@ -97,19 +97,21 @@ class TreePolicy:
     :class:`splendor.MctsBot` arguments of the same names; the defaults change
     nothing): ``fpu_reduction`` (a move never tried scores the mean of the tried ones
     less ``fpu_reduction * sqrt(their prior mass)``), ``policy_temperature`` (the
-    network's prior is a softmax of its logits divided by it) and ``exploration`` (the
+    network's prior is a softmax of its logits divided by it), ``exploration`` (the
     weight of the prior in the PUCT rule: lower trusts the values found more and
-    searches deeper)."""
+    searches deeper) and ``early_stop`` (the search stops once its most visited move
+    leads the runner-up by more than that many times the iterations left)."""
 
     fpu_reduction: float = 0.0
     policy_temperature: float = 1.0
     exploration: float = DEFAULT_EXPLORATION
+    early_stop: float = 0.0
 
     @property
     def spec_options(self) -> str:
         """The settings as bot-spec options, in the grammar's order (``:c=C``,
-        ``:fpu=R``, then ``:ptemp=P``), each only when it is not the default; ``""``
-        for none."""
+        ``:fpu=R``, ``:ptemp=P``, then ``:stop=S``), each only when it is not the
+        default; ``""`` for none."""
         options = ""
         if self.exploration != DEFAULT_EXPLORATION:
             options += f":c={_plain_decimal(self.exploration)}"
@@ -117,6 +119,8 @@ class TreePolicy:
             options += f":fpu={_plain_decimal(self.fpu_reduction)}"
         if self.policy_temperature != 1.0:
             options += f":ptemp={_plain_decimal(self.policy_temperature)}"
+        if self.early_stop != 0.0:
+            options += f":stop={_plain_decimal(self.early_stop)}"
         return options
 
 

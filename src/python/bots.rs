@@ -199,6 +199,10 @@ quick_bot! {
 ///     policy_temperature: Temperature of the network's prior (a finite
 ///         number > 0; unused without a network): a softmax of the policy
 ///         logits divided by it, above 1 flatter. 1: the network's prior.
+///     early_stop: Stops a search with an iteration budget once its most
+///         visited move leads the runner-up by more than early_stop times
+///         the iterations left (a finite number >= 0). 0: never; 1: the
+///         full budget's move, sooner.
 ///
 /// Raises:
 ///     ConfigError: A bad argument (the message names it and its range).
@@ -244,10 +248,10 @@ impl StateFn for MctsActFn<'_, '_> {
 #[pymethods]
 impl PyMctsBot {
     #[new]
-    #[pyo3(signature = (*args, **kwargs), text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, move_temperature=0.0, fpu_reduction=0.0, policy_temperature=1.0)")]
+    #[pyo3(signature = (*args, **kwargs), text_signature = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, move_temperature=0.0, fpu_reduction=0.0, policy_temperature=1.0, early_stop=0.0)")]
     fn new(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        const SIGNATURE: &str = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, move_temperature=0.0, fpu_reduction=0.0, policy_temperature=1.0)";
-        let [iterations, time_limit, threads, seed, max_nodes, rollout_depth, exploration, prior_temperature, network, leaf_batch, move_temperature, fpu_reduction, policy_temperature] =
+        const SIGNATURE: &str = "(iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, move_temperature=0.0, fpu_reduction=0.0, policy_temperature=1.0, early_stop=0.0)";
+        let [iterations, time_limit, threads, seed, max_nodes, rollout_depth, exploration, prior_temperature, network, leaf_batch, move_temperature, fpu_reduction, policy_temperature, early_stop] =
             args::bind(
                 "MctsBot",
                 SIGNATURE,
@@ -265,11 +269,12 @@ impl PyMctsBot {
                     Param::Optional("move_temperature"),
                     Param::Optional("fpu_reduction"),
                     Param::Optional("policy_temperature"),
+                    Param::Optional("early_stop"),
                 ],
                 args,
                 kwargs,
             )?;
-        let [iterations, time_limit, threads, max_nodes, rollout_depth, exploration, prior_temperature, leaf_batch, move_temperature, fpu_reduction, policy_temperature] =
+        let [iterations, time_limit, threads, max_nodes, rollout_depth, exploration, prior_temperature, leaf_batch, move_temperature, fpu_reduction, policy_temperature, early_stop] =
             [
                 iterations,
                 time_limit,
@@ -282,6 +287,7 @@ impl PyMctsBot {
                 move_temperature,
                 fpu_reduction,
                 policy_temperature,
+                early_stop,
             ]
             .map(Arg);
         let seed = seed_or_zero(seed)?;
@@ -304,6 +310,7 @@ impl PyMctsBot {
             &move_temperature,
             &fpu_reduction,
             &policy_temperature,
+            &early_stop,
         )?;
         Self::with_config(config, network.map(Bound::unbind))
     }
@@ -381,6 +388,12 @@ impl PyMctsBot {
         self.config.policy_temperature
     }
 
+    /// The early stop of a search with an iteration budget (0: none).
+    #[getter]
+    fn early_stop(&self) -> f64 {
+        self.config.early_stop
+    }
+
     /// SHA-256 of the network file, or None for the rollout search.
     #[getter]
     fn network_sha256(&self) -> Option<String> {
@@ -420,6 +433,7 @@ impl PyMctsBot {
                 c.move_temperature.into_pyobject(py)?.into_any(),
                 c.fpu_reduction.into_pyobject(py)?.into_any(),
                 c.policy_temperature.into_pyobject(py)?.into_any(),
+                c.early_stop.into_pyobject(py)?.into_any(),
             ],
         )?;
         (slf.get_type(), settings, stream).into_pyobject(py)
@@ -454,6 +468,9 @@ impl PyMctsBot {
         }
         if c.policy_temperature != 1.0 {
             network += &format!(", policy_temperature={}", c.policy_temperature);
+        }
+        if c.early_stop != 0.0 {
+            network += &format!(", early_stop={}", c.early_stop);
         }
         format!(
             "MctsBot(iterations={}, time_limit={}, threads={}, seed={}, max_nodes={}, rollout_depth={}, exploration={}, prior_temperature={}{network})",
@@ -591,6 +608,13 @@ impl PyBotSpec {
     #[getter]
     fn policy_temperature(&self) -> Option<f64> {
         self.spec.policy_temperature
+    }
+
+    /// S of `...:stop=S` (the `early_stop` of `MctsBot`); None when the spec
+    /// gives none (0: no early stop).
+    #[getter]
+    fn early_stop(&self) -> Option<f64> {
+        self.spec.early_stop
     }
 
     /// L of `level:L` (1 to 10); None for the other kinds.

@@ -111,6 +111,7 @@ pub(super) fn search_config(
     move_temperature: &Arg<'_>,
     fpu_reduction: &Arg<'_>,
     policy_temperature: &Arg<'_>,
+    early_stop: &Arg<'_>,
 ) -> PyResult<SearchConfig> {
     let network = network
         .filter(|n| !n.is_none())
@@ -144,6 +145,7 @@ pub(super) fn search_config(
         network,
         leaf_batch: leaf_batch.int_or("leaf_batch", 1, 1, MAX_LEAF_BATCH as i128)? as usize,
         move_temperature: move_temperature.number_or("move_temperature", 0.0)?,
+        early_stop: early_stop.number_or("early_stop", defaults.early_stop)?,
         ..defaults
     };
     ok(cfg.validate())?;
@@ -379,9 +381,9 @@ impl StateFn for SearchFn<'_, '_> {
 ///     InvalidStateError: `state` is not a state of this engine.
 ///     KeyboardInterrupt: Ctrl-C during the search.
 #[pyfunction]
-#[pyo3(signature = (state, *, iterations=Arg(None), time_limit=Arg(None), threads=Arg(None), seed=Seed(0), max_nodes=Arg(None), rollout_depth=Arg(None), exploration=Arg(None), prior_temperature=Arg(None), network=None, leaf_batch=Arg(None), root_action=None, stop=None, move_temperature=Arg(None), fpu_reduction=Arg(None), policy_temperature=Arg(None)))]
+#[pyo3(signature = (state, *, iterations=Arg(None), time_limit=Arg(None), threads=Arg(None), seed=Seed(0), max_nodes=Arg(None), rollout_depth=Arg(None), exploration=Arg(None), prior_temperature=Arg(None), network=None, leaf_batch=Arg(None), root_action=None, stop=None, move_temperature=Arg(None), fpu_reduction=Arg(None), policy_temperature=Arg(None), early_stop=Arg(None)))]
 #[pyo3(
-    text_signature = "(state, *, iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, root_action=None, stop=None, move_temperature=0.0, fpu_reduction=0.0, policy_temperature=1.0)"
+    text_signature = "(state, *, iterations=None, time_limit=None, threads=1, seed=0, max_nodes=1048576, rollout_depth=24, exploration=0.7, prior_temperature=0.02, network=None, leaf_batch=1, root_action=None, stop=None, move_temperature=0.0, fpu_reduction=0.0, policy_temperature=1.0, early_stop=0.0)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn search(
@@ -402,6 +404,7 @@ fn search(
     move_temperature: Arg<'_>,
     fpu_reduction: Arg<'_>,
     policy_temperature: Arg<'_>,
+    early_stop: Arg<'_>,
 ) -> PyResult<PySearchResult> {
     let stop = stop.filter(|s| !s.is_none());
     if let Some(s) = stop {
@@ -426,6 +429,7 @@ fn search(
         &move_temperature,
         &fpu_reduction,
         &policy_temperature,
+        &early_stop,
     )?;
     super::with_state(
         state,

@@ -9,9 +9,10 @@
 //!
 //! ```text
 //! spec   = "default" | "random" | "greedy" | "level" ":" L
-//!        | "mcts" [":" budget [":" "c" "=" C] [":" "fpu" "=" R] [":" "temp" "=" T]]
+//!        | "mcts" [":" budget [":" "c" "=" C] [":" "fpu" "=" R] [":" "stop" "=" S]
+//!                [":" "temp" "=" T]]
 //!        | "net" [":" budget [":" "batch" "=" B] [":" "c" "=" C] [":" "fpu" "=" R]
-//!                [":" "ptemp" "=" P] [":" "temp" "=" T] ["@" PATH]]
+//!                [":" "ptemp" "=" P] [":" "stop" "=" S] [":" "temp" "=" T] ["@" PATH]]
 //! budget = N | T "s"
 //! N      = ASCII digits, a whole number between 1 and 2**64 - 1 (iterations)
 //! T      = ASCII digits ["." ASCII digits], a finite number > 0 (seconds; after
@@ -22,6 +23,8 @@
 //!          without `fpu=`, 0)
 //! P      = like T (the temperature of the network's prior:
 //!          `SearchConfig::policy_temperature`; without `ptemp=`, 1)
+//! S      = like T (the early stop of a search with an iteration budget:
+//!          `SearchConfig::early_stop`; without `stop=`, 0: none)
 //! B      = ASCII digits, a whole number between 1 and MAX_LEAF_BATCH (leaves per
 //!          forward pass of the network: `SearchConfig::leaf_batch`)
 //! L      = ASCII digits, a whole number between 1 and LEVELS (an AI level,
@@ -41,13 +44,13 @@ use std::sync::Arc;
 pub const SPEC_FORMS: &str = "default, level:1 to level:10, random, greedy, mcts, mcts:N, \
     mcts:Ts, net, net:N, net:Ts, net:N@PATH or net:Ts@PATH, a net budget optionally \
     followed by :batch=B (net:N:batch=4@PATH), an mcts or net budget optionally followed \
-    by :c=C, then by :fpu=R, a net budget then by :ptemp=P, and either by :temp=T last \
-    (mcts:100:temp=0.5, net:N:batch=4:c=0.5:fpu=0.2:ptemp=1.4:temp=1@PATH) (N: \
-    iterations, a whole number >= 1 in digits; T: seconds, or after temp= the move \
+    by :c=C, then by :fpu=R, a net budget then by :ptemp=P, either then by :stop=S and by \
+    :temp=T last (mcts:100:temp=0.5, net:N:batch=4:c=0.5:fpu=0.2:ptemp=1.4:stop=1:temp=1@PATH) \
+    (N: iterations, a whole number >= 1 in digits; T: seconds, or after temp= the move \
     temperature, a number > 0 in digits such as 0.5 or 2; C: the exploration weight, R: \
-    the first-play urgency reduction and P: the temperature of the network's prior, \
-    numbers > 0 in digits; B: leaves per network evaluation, a whole number between 1 \
-    and 256)";
+    the first-play urgency reduction, P: the temperature of the network's prior and S: \
+    the early stop, numbers > 0 in digits; B: leaves per network evaluation, a whole \
+    number between 1 and 256)";
 
 /// The AI levels, `level:1` (the weakest) to `level:LEVELS` (the default AI).
 pub const LEVELS: u8 = 10;
@@ -119,6 +122,9 @@ pub struct ParsedBotSpec {
     /// `P` of `net:...:ptemp=P`: the temperature of the network's prior
     /// ([`SearchConfig::policy_temperature`]); None: 1.
     pub policy_temperature: Option<f64>,
+    /// `S` of `...:stop=S`: the early stop of a search with an iteration
+    /// budget ([`SearchConfig::early_stop`]); None: 0, none.
+    pub early_stop: Option<f64>,
     /// `T` of `...:temp=T`: the move temperature
     /// ([`SearchConfig::move_temperature`]); None: the most visited move.
     pub move_temperature: Option<f64>,
@@ -185,6 +191,7 @@ impl ParsedBotSpec {
             exploration: None,
             fpu_reduction: None,
             policy_temperature: None,
+            early_stop: None,
             move_temperature: None,
             level: None,
         };
@@ -202,7 +209,7 @@ impl ParsedBotSpec {
         let searches = matches!(kind, BotKind::Mcts | BotKind::Net);
         for option in options {
             // Options follow a search's budget in one order, batch (net
-            // only), c, fpu, ptemp (net only), temp, each once: one
+            // only), c, fpu, ptemp (net only), stop, temp, each once: one
             // spelling per spec.
             let (key, value) = option.split_once('=').ok_or_else(|| unknown(text))?;
             let key = key.trim();
@@ -213,6 +220,7 @@ impl ParsedBotSpec {
                 && spec.exploration.is_none()
                 && spec.fpu_reduction.is_none()
                 && spec.policy_temperature.is_none()
+                && spec.early_stop.is_none()
                 && spec.move_temperature.is_none()
             {
                 spec.leaf_batch = Some(leaf_batch(value).ok_or_else(|| unknown(text))?);
@@ -221,6 +229,7 @@ impl ParsedBotSpec {
                 && spec.exploration.is_none()
                 && spec.fpu_reduction.is_none()
                 && spec.policy_temperature.is_none()
+                && spec.early_stop.is_none()
                 && spec.move_temperature.is_none()
             {
                 spec.exploration = Some(seconds(value).ok_or_else(|| unknown(text))?);
@@ -228,15 +237,23 @@ impl ParsedBotSpec {
                 && searches
                 && spec.fpu_reduction.is_none()
                 && spec.policy_temperature.is_none()
+                && spec.early_stop.is_none()
                 && spec.move_temperature.is_none()
             {
                 spec.fpu_reduction = Some(seconds(value).ok_or_else(|| unknown(text))?);
             } else if key.eq_ignore_ascii_case("ptemp")
                 && kind == BotKind::Net
                 && spec.policy_temperature.is_none()
+                && spec.early_stop.is_none()
                 && spec.move_temperature.is_none()
             {
                 spec.policy_temperature = Some(seconds(value).ok_or_else(|| unknown(text))?);
+            } else if key.eq_ignore_ascii_case("stop")
+                && searches
+                && spec.early_stop.is_none()
+                && spec.move_temperature.is_none()
+            {
+                spec.early_stop = Some(seconds(value).ok_or_else(|| unknown(text))?);
             } else if key.eq_ignore_ascii_case("temp")
                 && searches
                 && spec.move_temperature.is_none()
@@ -291,6 +308,9 @@ impl fmt::Display for ParsedBotSpec {
         }
         if let Some(p) = self.policy_temperature {
             write!(f, ":ptemp={p}")?;
+        }
+        if let Some(s) = self.early_stop {
+            write!(f, ":stop={s}")?;
         }
         if let Some(t) = self.move_temperature {
             write!(f, ":temp={t}")?;
@@ -384,6 +404,9 @@ impl BotSpec {
         if let Some(p) = spec.policy_temperature {
             cfg.policy_temperature = p;
         }
+        if let Some(s) = spec.early_stop {
+            cfg.early_stop = s;
+        }
         if let Some(t) = spec.move_temperature {
             cfg.move_temperature = t;
         }
@@ -427,6 +450,9 @@ impl fmt::Display for BotSpec {
                 }
                 if c.network.is_some() && c.policy_temperature != 1.0 {
                     write!(f, ":ptemp={}", c.policy_temperature)?;
+                }
+                if c.early_stop > 0.0 {
+                    write!(f, ":stop={}", c.early_stop)?;
                 }
                 if c.move_temperature > 0.0 {
                     write!(f, ":temp={}", c.move_temperature)?;
@@ -626,6 +652,20 @@ mod tests {
             assert_eq!(p.to_string(), canonical, "{text}");
             assert_eq!(parsed(&p.to_string()), p, "{text}");
         }
+        for (text, stop, canonical) in [
+            ("mcts:100: STOP = 1.0", 1.0, "mcts:100:stop=1"),
+            (
+                "net:4500:batch=4:c=0.5:fpu=0.2:ptemp=1.4:stop=0.5:temp=1@x",
+                0.5,
+                "net:4500:batch=4:c=0.5:fpu=0.2:ptemp=1.4:stop=0.5:temp=1@x",
+            ),
+        ] {
+            let p = parsed(text);
+            assert_eq!(p.early_stop, Some(stop), "{text}");
+            assert_eq!(p.to_string(), canonical, "{text}");
+            assert_eq!(parsed(&p.to_string()), p, "{text}");
+        }
+        assert_eq!(parsed("net:900:batch=4").early_stop, None);
         assert_eq!(parsed("net:900:batch=4").exploration, None);
         assert_eq!(parsed("net:900:batch=4").fpu_reduction, None);
         assert_eq!(parsed("net:900:batch=4").policy_temperature, None);
@@ -732,6 +772,15 @@ mod tests {
             "random:1:c=0.5",
             "level:3:c=0.5",
             "net:50:exploration=0.5",
+            "mcts:100:stop=0",
+            "mcts:100:stop=-1",
+            "mcts:100:stop=1:stop=1",
+            "mcts:100:temp=1:stop=1",
+            "net:50:stop=1:ptemp=1.4",
+            "net:50:stop=1:c=0.5",
+            "mcts:stop=1",
+            "greedy:stop=1",
+            "level:3:stop=1",
         ] {
             let m = refused(bad);
             assert_eq!(m, format!("unknown bot `{bad}`: expected {SPEC_FORMS}"));
@@ -785,6 +834,15 @@ mod tests {
             panic!()
         };
         assert_eq!(cfg.exploration, SearchConfig::default().exploration);
+        // An early stop reaches the search's settings, and its name.
+        let spec = BotSpec::parse("mcts:40:stop=0.5").unwrap();
+        let BotSpec::Mcts(cfg) = &spec else { panic!() };
+        assert_eq!(cfg.early_stop, 0.5);
+        assert_eq!(spec.to_string(), "mcts:40:stop=0.5");
+        let BotSpec::Mcts(cfg) = BotSpec::parse("mcts:40").unwrap() else {
+            panic!()
+        };
+        assert_eq!(cfg.early_stop, 0.0);
         // A batch reaches the search's settings.
         let net = concat!(
             env!("CARGO_MANIFEST_DIR"),

@@ -91,19 +91,22 @@ class Plan:
     """Leaves per forward pass of a network search (``net:N:batch=B``); None: the
     shipped network's own."""
     tree_policy: TreePolicy | None = None
-    """The tree policy the spec gives (``:c=C``, ``:fpu=R``, ``:ptemp=P``); None: a network search
-    takes the default AI's (:func:`splendor.nets.shipped_tree_policy`)."""
+    """The tree policy the spec gives (``:c=C``, ``:fpu=R``, ``:ptemp=P``, ``:stop=S``);
+    None: a network search takes the default AI's
+    (:func:`splendor.nets.shipped_tree_policy`)."""
 
 
 def _tree_policy_of(spec: splendor.BotSpec) -> TreePolicy | None:
     """The tree policy a spec spells out (any option given: the others at their
     defaults), or None when it gives none."""
-    if spec.exploration is None and spec.fpu_reduction is None and spec.policy_temperature is None:
+    given = (spec.exploration, spec.fpu_reduction, spec.policy_temperature, spec.early_stop)
+    if all(option is None for option in given):
         return None
     return TreePolicy(
         exploration=spec.exploration or DEFAULT_EXPLORATION,
         fpu_reduction=spec.fpu_reduction or 0.0,
         policy_temperature=spec.policy_temperature or 1.0,
+        early_stop=spec.early_stop or 0.0,
     )
 
 
@@ -238,6 +241,7 @@ def choose(state: Any, plan: Plan, seed: int, *, explain: bool = False) -> MoveR
             exploration=tree.exploration,
             fpu_reduction=tree.fpu_reduction,
             policy_temperature=tree.policy_temperature,
+            early_stop=tree.early_stop,
         )
         elapsed = time.perf_counter() - start
         ranked = sorted(result.visits, key=lambda a: (-result.visits[a], int(a)))

@@ -68,6 +68,17 @@ pub(super) fn run_tree<G: Game>(
             if cancel.poll() {
                 break;
             }
+            // Early stop: the most visited move has won once the runner-up
+            // could not catch it with `early_stop` of the iterations left
+            // (with 1, not even with all of them: the full budget's move).
+            // Never for a search of one root action, whose point is its value.
+            if cfg.early_stop > 0.0
+                && budget > 0
+                && cfg.root_action.is_none()
+                && f64::from(tree.root_lead()) > cfg.early_stop * (budget - done) as f64
+            {
+                break;
+            }
             if let Some(d) = deadline {
                 if Instant::now() >= d {
                     break;

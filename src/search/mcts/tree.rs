@@ -187,6 +187,22 @@ impl<G: Game> Tree<G> {
         line
     }
 
+    /// Visits of the root's most visited child less those of the runner-up
+    /// (all of them with one child, 0 before any).
+    pub(super) fn root_lead(&self) -> u32 {
+        let (mut first, mut second) = (0u32, 0u32);
+        let mut children = Children::of(&self.nodes, 0);
+        while let Some(c) = children.next(&self.nodes) {
+            let v = self.nodes[c as usize].visits;
+            if v > first {
+                (first, second) = (v, first);
+            } else if v > second {
+                second = v;
+            }
+        }
+        first - second
+    }
+
     pub(super) fn new(
         seed: u64,
         capacity: usize,
