@@ -383,22 +383,23 @@ def test_default_spec_is_the_shipped_network_where_there_is_one(
     r = splendor.match(["default", "random"], variant="marvel", games=2, seed=1)
     assert r.bots[0]["name"].startswith("net:2900:batch=4:fpu=0.2:ptemp=1.4@")
     # Base and Marvel with 3 and 4 players ship a network each, searched 4 leaves per forward
-    # pass, at the iterations that take the time of 60f7934's default over whole games; base
-    # with 4 players with the 2-player games' tree policy too.
+    # pass, at the iterations that take the time of 60f7934's default over whole games, with
+    # the 2-player games' tree policy, a smaller exploration weight and the early stop.
     multiplayer = (
-        ("base", 3, 3500, ""),
-        ("marvel", 3, 2800, ""),
-        ("base", 4, 2600, ":fpu=0.2:ptemp=1.4"),
-        ("marvel", 4, 1230, ""),
+        ("base", 3, 4500),
+        ("marvel", 3, 2950),
+        ("base", 4, 3400),
+        ("marvel", 4, 1500),
     )
-    for variant, players, iterations, tree in multiplayer:
+    tree = ":c=0.5:fpu=0.2:ptemp=1.4:stop=1"
+    for variant, players, iterations in multiplayer:
         assert bots.default_bot_spec(variant, players) == f"net:{iterations}:batch=4{tree}"
         bot = make_bot("default", 3, variant, players)
         assert isinstance(bot, MctsBot) and (bot.iterations, bot.leaf_batch) == (iterations, 4)
         shipped_file = nets.NETS_DIR / f"{variant}-{players}p.safetensors"
         assert bot.network_sha256 == hashlib.sha256(shipped_file.read_bytes()).hexdigest()
-        expected = (0.2, 1.4) if tree else (0.0, 1.0)
-        assert (bot.fpu_reduction, bot.policy_temperature) == expected
+        assert (bot.fpu_reduction, bot.policy_temperature) == (0.2, 1.4)
+        assert (bot.exploration, bot.early_stop) == (0.5, 1.0)
         seats = ["default"] + ["random"] * (players - 1)
         r = splendor.match(seats, variant=variant, players=players, games=1, seed=1)
         assert r.bots[0]["name"].startswith(f"net:{iterations}:batch=4{tree}@")

@@ -256,7 +256,14 @@ def test_move_from_a_view(client: TestClient, spec: str, search: str) -> None:
     assert move["player"] == seat
     assert move["action"] in {str(a) for a in state.legal_actions()}
     assert move["action"] == str(state.action_from_id(move["action_id"]))
-    assert move["iterations"] == 300 and move["elapsed"] > 0
+    assert move["elapsed"] > 0
+    # The default AI with 3 players stops once its move is decided (`:stop=1`), so its move may
+    # take fewer iterations than the budget; the rollout search spends it all. A hint spends it
+    # all (test_the_network_default_budget_follows_the_servers_default_and_limit).
+    if search == "mcts":
+        assert move["iterations"] == 300
+    else:
+        assert 0 < move["iterations"] <= 300
     # Base with 3 players ships a network: the default AI is the network search.
     assert move["bot"] == search
     assert sum(c["visits"] for c in move["considered"]) <= 300
@@ -316,7 +323,8 @@ def test_the_network_default_budget_follows_the_servers_default_and_limit() -> N
         # 100 -> 135.
         assert move["bot"] == "net"
         assert move["iterations"] == round(100 * SHIPPED_NET_ITERATIONS[("duel", 2)] / 1000) == 135
-        # Base, 3 players: 3,500 per 1,000 would be 350, over this server's limit of 200.
+        # Base, 3 players: 4,500 per 1,000 would be 450, over this server's limit of 200; a
+        # hint spends its whole budget, early stop or not, so each move it explains is searched.
         base = new(small, variant="base", players=3, ai_seats=[1])
         move = base.post(0, "hint", {"seed": 1}).json()
         assert move["bot"] == "net" and move["iterations"] == 200

@@ -26,7 +26,7 @@ and settings; docs/ladder.md places them on the strength ladder.
 >>> resolve_bot_spec(" MCTS: 1000", "base", 2)
 'mcts:1000'
 >>> default_bot_spec("marvel", 4)
-'net:1230:batch=4'
+'net:1500:batch=4:c=0.5:fpu=0.2:ptemp=1.4:stop=1'
 >>> default_bot_spec("duel", 2)
 'net:1350:batch=4:fpu=0.2:ptemp=1.4'
 >>> level_spec(1, "base", 2)

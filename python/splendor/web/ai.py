@@ -200,7 +200,9 @@ def choose(state: Any, plan: Plan, seed: int, *, explain: bool = False) -> MoveR
 
     ``explain``: a hint: the answer is a :class:`HintResponse` whose ``top`` names the
     search's :data:`HINT_TOP` most visited moves, each with its words and expected line
-    (``SearchResult.lines``, from the same search, so in the seat's information).
+    (``SearchResult.lines``, from the same search, so in the seat's information). A hint's
+    search spends its whole budget (no early stop), so the moves it explains beside the best
+    are searched as far as a full search takes them.
 
     ``state`` must hold nothing the player may not see beyond what the search
     determinizes itself (a state loaded with ``from_view``, or a server game's
@@ -241,7 +243,7 @@ def choose(state: Any, plan: Plan, seed: int, *, explain: bool = False) -> MoveR
             exploration=tree.exploration,
             fpu_reduction=tree.fpu_reduction,
             policy_temperature=tree.policy_temperature,
-            early_stop=tree.early_stop,
+            early_stop=0.0 if explain else tree.early_stop,
         )
         elapsed = time.perf_counter() - start
         ranked = sorted(result.visits, key=lambda a: (-result.visits[a], int(a)))
