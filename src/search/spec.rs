@@ -207,60 +207,33 @@ impl ParsedBotSpec {
             return Ok(spec);
         }
         let searches = matches!(kind, BotKind::Mcts | BotKind::Net);
+        // Options follow a search's budget in this order, each at most once
+        // (batch and ptemp with a network only): one spelling per spec.
+        const ORDER: [&str; 6] = ["batch", "c", "fpu", "ptemp", "stop", "temp"];
+        let mut first_allowed = 0;
         for option in options {
-            // Options follow a search's budget in one order, batch (net
-            // only), c, fpu, ptemp (net only), stop, temp, each once: one
-            // spelling per spec.
             let (key, value) = option.split_once('=').ok_or_else(|| unknown(text))?;
-            let key = key.trim();
             let value = value.trim();
-            if key.eq_ignore_ascii_case("batch")
-                && kind == BotKind::Net
-                && spec.leaf_batch.is_none()
-                && spec.exploration.is_none()
-                && spec.fpu_reduction.is_none()
-                && spec.policy_temperature.is_none()
-                && spec.early_stop.is_none()
-                && spec.move_temperature.is_none()
-            {
-                spec.leaf_batch = Some(leaf_batch(value).ok_or_else(|| unknown(text))?);
-            } else if key.eq_ignore_ascii_case("c")
-                && searches
-                && spec.exploration.is_none()
-                && spec.fpu_reduction.is_none()
-                && spec.policy_temperature.is_none()
-                && spec.early_stop.is_none()
-                && spec.move_temperature.is_none()
-            {
-                spec.exploration = Some(seconds(value).ok_or_else(|| unknown(text))?);
-            } else if key.eq_ignore_ascii_case("fpu")
-                && searches
-                && spec.fpu_reduction.is_none()
-                && spec.policy_temperature.is_none()
-                && spec.early_stop.is_none()
-                && spec.move_temperature.is_none()
-            {
-                spec.fpu_reduction = Some(seconds(value).ok_or_else(|| unknown(text))?);
-            } else if key.eq_ignore_ascii_case("ptemp")
-                && kind == BotKind::Net
-                && spec.policy_temperature.is_none()
-                && spec.early_stop.is_none()
-                && spec.move_temperature.is_none()
-            {
-                spec.policy_temperature = Some(seconds(value).ok_or_else(|| unknown(text))?);
-            } else if key.eq_ignore_ascii_case("stop")
-                && searches
-                && spec.early_stop.is_none()
-                && spec.move_temperature.is_none()
-            {
-                spec.early_stop = Some(seconds(value).ok_or_else(|| unknown(text))?);
-            } else if key.eq_ignore_ascii_case("temp")
-                && searches
-                && spec.move_temperature.is_none()
-            {
-                spec.move_temperature = Some(seconds(value).ok_or_else(|| unknown(text))?);
-            } else {
+            let rank = ORDER
+                .iter()
+                .position(|k| key.trim().eq_ignore_ascii_case(k))
+                .filter(|&rank| rank >= first_allowed)
+                .ok_or_else(|| unknown(text))?;
+            first_allowed = rank + 1;
+            let net_only = matches!(ORDER[rank], "batch" | "ptemp");
+            if !searches || (net_only && kind != BotKind::Net) {
                 return Err(unknown(text));
+            }
+            let number = || seconds(value).ok_or_else(|| unknown(text));
+            match ORDER[rank] {
+                "batch" => {
+                    spec.leaf_batch = Some(leaf_batch(value).ok_or_else(|| unknown(text))?);
+                }
+                "c" => spec.exploration = Some(number()?),
+                "fpu" => spec.fpu_reduction = Some(number()?),
+                "ptemp" => spec.policy_temperature = Some(number()?),
+                "stop" => spec.early_stop = Some(number()?),
+                _ => spec.move_temperature = Some(number()?),
             }
         }
         if let Some(budget) = budget {
@@ -638,30 +611,26 @@ mod tests {
             assert_eq!(p.to_string(), canonical, "{text}");
             assert_eq!(parsed(&p.to_string()), p, "{text}");
         }
-        for (text, c, canonical) in [
-            ("mcts:100: C = 0.50", 0.5, "mcts:100:c=0.5"),
+        // The exploration weight and the early stop: (text, the two, its one spelling).
+        for (text, c, stop, canonical) in [
+            ("mcts:100: C = 0.50", Some(0.5), None, "mcts:100:c=0.5"),
             (
                 "net:3500:batch=4:c=0.4:fpu=0.2:ptemp=1.4:temp=1@x",
-                0.4,
+                Some(0.4),
+                None,
                 "net:3500:batch=4:c=0.4:fpu=0.2:ptemp=1.4:temp=1@x",
             ),
-            ("net:2s:c=1", 1.0, "net:2s:c=1"),
-        ] {
-            let p = parsed(text);
-            assert_eq!(p.exploration, Some(c), "{text}");
-            assert_eq!(p.to_string(), canonical, "{text}");
-            assert_eq!(parsed(&p.to_string()), p, "{text}");
-        }
-        for (text, stop, canonical) in [
-            ("mcts:100: STOP = 1.0", 1.0, "mcts:100:stop=1"),
+            ("net:2s:c=1", Some(1.0), None, "net:2s:c=1"),
+            ("mcts:100: STOP = 1.0", None, Some(1.0), "mcts:100:stop=1"),
             (
                 "net:4500:batch=4:c=0.5:fpu=0.2:ptemp=1.4:stop=0.5:temp=1@x",
-                0.5,
+                Some(0.5),
+                Some(0.5),
                 "net:4500:batch=4:c=0.5:fpu=0.2:ptemp=1.4:stop=0.5:temp=1@x",
             ),
         ] {
             let p = parsed(text);
-            assert_eq!(p.early_stop, Some(stop), "{text}");
+            assert_eq!((p.exploration, p.early_stop), (c, stop), "{text}");
             assert_eq!(p.to_string(), canonical, "{text}");
             assert_eq!(parsed(&p.to_string()), p, "{text}");
         }
@@ -824,25 +793,22 @@ mod tests {
             panic!()
         };
         assert_eq!(cfg.fpu_reduction, 0.0);
-        // An exploration weight reaches the search's settings, and its name;
-        // without one the name has none.
-        let spec = BotSpec::parse("mcts:40:c=0.45").unwrap();
-        let BotSpec::Mcts(cfg) = &spec else { panic!() };
-        assert_eq!(cfg.exploration, 0.45);
-        assert_eq!(spec.to_string(), "mcts:40:c=0.45");
-        let BotSpec::Mcts(cfg) = BotSpec::parse("mcts:40").unwrap() else {
+        // An exploration weight and an early stop reach the search's settings,
+        // and its name; without them the settings are the defaults (0.7, none).
+        let BotSpec::Mcts(plain) = BotSpec::parse("mcts:40").unwrap() else {
             panic!()
         };
-        assert_eq!(cfg.exploration, SearchConfig::default().exploration);
-        // An early stop reaches the search's settings, and its name.
-        let spec = BotSpec::parse("mcts:40:stop=0.5").unwrap();
-        let BotSpec::Mcts(cfg) = &spec else { panic!() };
-        assert_eq!(cfg.early_stop, 0.5);
-        assert_eq!(spec.to_string(), "mcts:40:stop=0.5");
-        let BotSpec::Mcts(cfg) = BotSpec::parse("mcts:40").unwrap() else {
-            panic!()
-        };
-        assert_eq!(cfg.early_stop, 0.0);
+        let default_c = SearchConfig::default().exploration;
+        assert_eq!((plain.exploration, plain.early_stop), (default_c, 0.0));
+        for (text, expected) in [
+            ("mcts:40:c=0.45", (0.45, 0.0)),
+            ("mcts:40:stop=0.5", (default_c, 0.5)),
+        ] {
+            let spec = BotSpec::parse(text).unwrap();
+            let BotSpec::Mcts(cfg) = &spec else { panic!() };
+            assert_eq!((cfg.exploration, cfg.early_stop), expected, "{text}");
+            assert_eq!(spec.to_string(), text);
+        }
         // A batch reaches the search's settings.
         let net = concat!(
             env!("CARGO_MANIFEST_DIR"),
