@@ -36,6 +36,19 @@ def test_the_levels_are_named_weakest_first() -> None:
     assert [level.temperature > 0 for level in LEVELS] == [True] * 9 + [False]
 
 
+#: SHA-256 of the network each game's levels were placed with (commit 60f7934's shipped
+#: networks): levels 1-9 search these, whatever the game ships today.
+PLACED_NETWORKS = {
+    ("base", 2): "335582728948111bc1cbf213f8981df7b1c40ef81e6d58f594a64309c4310383",
+    ("base", 3): "9799ca778b09d8e93094eb2ef6e0fcce49465eddb53fd1b8eaa9a8018eafe7d9",
+    ("base", 4): "3a62b860f83c23c277e1a56e2c8784f7ec0b50371bc3bfb87410894b116bdddb",
+    ("duel", 2): "5c8ccac452708409dd2da18c53f6223390064294625a855c8166da90448f80ed",
+    ("marvel", 2): "864eff2a2e2a0141e493e15f1d78f36c0f55088bc3a6425e654ad63a01fc1202",
+    ("marvel", 3): "36325d2b667052f7a4789b7db1019a4d55445e47a4fe46cc8c4b6650b044f794",
+    ("marvel", 4): "7788b6548bed5cd1918c3663ece7b3999fa09a75e812597c9484842f59b4868f",
+}
+
+
 @pytest.mark.parametrize(("variant", "players"), GAMES)
 def test_every_level_resolves_and_plays_in_every_game(variant: str, players: int) -> None:
     shipped = splendor.nets.shipped_network_path(variant, players)
@@ -43,28 +56,39 @@ def test_every_level_resolves_and_plays_in_every_game(variant: str, players: int
     for level in LEVELS:
         resolved = resolve_bot_spec(level.spec, variant, players)
         spec = splendor.parse_bot_spec(resolved)
-        # The game's shipped network, searched at a temperature (none at the top level).
-        assert (spec.kind, spec.network) == ("net", str(shipped)), resolved
+        assert spec.kind == "net", resolved
+        bot = make_bot(f" LEVEL: {level.number}", 7, variant, players)
+        assert isinstance(bot, splendor.MctsBot)
         if level.number == 10:
+            # The default AI: the shipped network, the most visited move.
             assert resolved == resolve_bot_spec("default", variant, players)
+            assert spec.network == str(shipped)
             assert spec.move_temperature is None
         else:
+            # The network the levels were placed with (the shipped one, or 60f7934's kept
+            # as a reference where the shipped one moved on), searched at a temperature.
+            assert bot.network_sha256 == PLACED_NETWORKS[variant, players], resolved
+            placed_with = splendor.nets.level_network(variant, players)
+            if placed_with is None:
+                assert spec.network == str(shipped)
+            else:
+                kept = splendor.nets.reference_network_path(placed_with, variant, players)
+                assert spec.network == str(kept)
             assert spec.move_temperature == level.temperature
             assert spec.iterations is not None and spec.iterations >= level.min_iterations
             # The search the levels were placed with, not today's default's.
             full, batch = splendor.nets.LEVEL_FULL_SEARCH[variant, players]
             assert spec.leaf_batch == batch
             assert spec.iterations == max(level.min_iterations, round(level.share * full))
-        bot = make_bot(f" LEVEL: {level.number}", 7, variant, players)
-        assert isinstance(bot, splendor.MctsBot)
         assert bot.move_temperature == level.temperature
         assert bot.act(state) in state.legal_actions()
     # splendor.match reads them too, and names each by what it resolved to.
     result = splendor.match(
         ["level:1", *["level:2"] * (players - 1)], variant=variant, players=players, games=1
     )
-    # (A bot's name leaves out a leaf batch of 1, which the level's spec spells out.)
-    named = level_spec(1, variant, players).replace(":batch=1:", ":")
+    # (A bot's name leaves out a leaf batch of 1, which the level's spec spells out, and
+    # names its network by its hash.)
+    named = level_spec(1, variant, players).split("@")[0].replace(":batch=1:", ":")
     assert result.bots[0]["name"].startswith(named)
 
 

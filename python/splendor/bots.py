@@ -15,7 +15,8 @@ own build, :data:`splendor.nets.SHIPPED_NET_ITERATIONS`) where one is shipped, e
 ``mcts:1000``.
 
 **AI levels.** ``level:1`` (Beginner) to ``level:10`` (Strongest, the default AI) are
-the shipped network's search with a smaller budget, choosing its move by drawing
+the search of the network they were placed with (the shipped one, or 60f7934's where the
+shipped one moved on since) with a smaller budget, choosing its move by drawing
 among the moves its search visited, in proportion to ``visits ** (1 / T)``
 (``:temp=T``, :attr:`splendor.MctsBot.move_temperature`): the weaker the level, the
 smaller the search and the hotter the draw. A level never plays a move its search did
@@ -47,6 +48,7 @@ from splendor.errors import ConfigError
 from splendor.nets import (
     LEVEL_FULL_SEARCH,
     SHIPPED_NET_ITERATIONS,
+    level_network,
     reference_network_path,
     shipped_leaf_batch,
     shipped_network_path,
@@ -64,9 +66,11 @@ BotLike = Bot | str
 class Level:
     """An AI level: ``level:<number>``, shown to players as ``name``.
 
-    The level searches with the game's shipped network for ``share`` of the iterations
-    the default AI searched when the levels were placed on the ladder (at least
-    ``min_iterations``; :data:`splendor.nets.LEVEL_FULL_SEARCH`, with its leaf batch) and
+    The level searches with the network the levels were placed with (the game's shipped
+    network, or commit 60f7934's where the shipped one moved on since:
+    :func:`splendor.nets.level_network`) for ``share`` of the iterations the default AI
+    searched when the levels were placed on the ladder (at least ``min_iterations``;
+    :data:`splendor.nets.LEVEL_FULL_SEARCH`, with its leaf batch) and
     draws its move at ``temperature`` (0: the most visited move, as the default AI does).
     """
 
@@ -103,7 +107,8 @@ def level_spec(level: int, variant: str, players: int) -> str:
     """The spec ``level:<level>`` stands for in ``variant`` with ``players`` players,
     its network not yet located (:func:`resolve_bot_spec` adds the file): the default
     AI for the top level, else ``net:N:batch=B:temp=T`` (or ``mcts:N:temp=T`` for a
-    game no network is shipped for).
+    game no network is shipped for), with ``@60f7934`` where the game's shipped network
+    moved on since the levels were placed (:func:`splendor.nets.level_network`).
 
     Raises:
         ConfigError: ``level`` is not between 1 and ``len(LEVELS)``.
@@ -121,7 +126,10 @@ def level_spec(level: int, variant: str, players: int) -> str:
     if default.startswith("net"):
         # The batch spelled out even when 1: a path-less spec without one would take the
         # shipped default's batch, which is 4 in every game today.
-        return f"net:{iterations}:batch={batch}{temp}"
+        spec = f"net:{iterations}:batch={batch}{temp}"
+        # And the network the levels were placed with, where the shipped one moved on.
+        placed_with = level_network(variant, players)
+        return spec if placed_with is None else f"{spec}@{placed_with}"
     return f"mcts:{iterations}{temp}"
 
 

@@ -88,6 +88,21 @@ LEVEL_FULL_SEARCH: dict[tuple[str, int], tuple[int, int]] = {
     ("marvel", 4): (830, 1),
 }
 
+#: The reference folder (:data:`REFERENCE_DIR`) of the networks the AI levels were placed
+#: with: commit 60f7934's. Where a game's shipped network has moved on since, that folder
+#: keeps the one the levels were placed with and levels 1-9 search it, so that they stay
+#: the bots the ladder placed; the top level, the default AI, searches the shipped one
+#: (:func:`level_network`).
+LEVEL_NETWORKS = "60f7934"
+
+
+def level_network(variant: str, players: int) -> str | None:
+    """The network levels 1-9 search in that game, as a spec's ``@`` part:
+    :data:`LEVEL_NETWORKS` where its folder keeps a network for the game (the shipped one
+    moved on since the levels were placed), else None (the shipped network)."""
+    kept = REFERENCE_DIR / LEVEL_NETWORKS / f"{variant}-{players}p.safetensors"
+    return LEVEL_NETWORKS if kept.is_file() else None
+
 
 #: The engine's exploration weight when none is given (``MctsBot().exploration``).
 DEFAULT_EXPLORATION: float = _core.MctsBot().exploration
