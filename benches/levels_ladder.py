@@ -44,8 +44,8 @@ REFERENCES: dict[str, dict[int, tuple[str, ...]]] = {
         # the default it replaced, the same network with the plain rule.
         10: ("net:110@b132d65", "net:1070@b132d65", "net:1000:batch=4"),
     },
-    # No committed Duel ladder: its reference bots (`splendor ladder`'s defaults and today's
-    # default AI) play their own round robin here first.
+    # Duel's reference bots (`splendor ladder`'s defaults and 60f7934's default AI) play
+    # their own round robin here (docs/ladder/duel-2p-results.jsonl holds it).
     "duel": {
         1: ("random", "greedy"),
         2: ("greedy",),
@@ -55,8 +55,8 @@ REFERENCES: dict[str, dict[int, tuple[str, ...]]] = {
         6: ("mcts:100", "mcts:1000"),
         7: ("mcts:1000", "net:840@b132d65"),
         8: ("mcts:1000", "net:840@b132d65"),
-        9: ("net:840@b132d65", "net:750:batch=4"),
-        10: ("net:840@b132d65", "mcts:1000", "net:750:batch=4"),
+        9: ("net:840@b132d65", "net:750:batch=4@60f7934"),
+        10: ("net:840@b132d65", "mcts:1000", "net:750:batch=4@60f7934"),
     },
 }
 
@@ -68,10 +68,11 @@ LADDER_BOTS: dict[str, tuple[str, ...]] = {
         "net:110@b132d65",
         "net:1000:batch=4",
     ),
-    # Without mcts:10000, whose pairs would take most of a Duel ladder's time.
+    # Without mcts:10000, whose pairs would take most of a Duel ladder's time; 60f7934's
+    # default AI by the network it searched, kept since a new one was shipped.
     "duel": (
         *(b for b in ladder.default_bots("duel") if b != "mcts:10000"),
-        "net:750:batch=4",
+        "net:750:batch=4@60f7934",
     ),
 }
 
