@@ -33,6 +33,14 @@ WORDS = {
             "ten",
             "eleven",
             "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
         ]
     )
 }
